@@ -1,0 +1,128 @@
+"""Domain types shared by every stage of the pipeline.
+
+All are frozen dataclasses; graphs are :class:`penman.Graph` objects that stages
+never mutate in place (rules work on copies).
+
+>>> tok = Token(i=0, text="Cats", lemma="cat", pos="NOUN", tag="NNS", dep="nsubj", head=1, idx=0)
+>>> tok.text
+'Cats'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import penman
+
+RULES: tuple[str, ...] = ("PN", "RS", "US", "AR", "HS")
+"""The five SentenceSmith edit rules, in the paper's order of presentation."""
+
+RULE_NAMES: Mapping[str, str] = {
+    "PN": "polarity negation",
+    "RS": "role swap",
+    "US": "underspecification",
+    "AR": "antonym replacement",
+    "HS": "hypernym substitution",
+}
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token of the source sentence, as the parser saw it."""
+
+    i: int
+    text: str
+    lemma: str
+    pos: str  # universal POS (NOUN, VERB, ...)
+    tag: str  # fine-grained tag (NNS, VBD, ...)
+    dep: str  # dependency label
+    head: int  # index of the head token (self for the root)
+    idx: int  # character offset in the source text
+    whitespace: str = " "  # whitespace that follows the token in the source
+    ent_type: str = ""
+
+
+@dataclass(frozen=True)
+class ParsedSentence:
+    """A sentence with its AMR-style graph and the node -> token alignment.
+
+    ``alignment`` maps a graph variable (``"c"``) to the indices of the tokens it
+    stands for; graphs from parsers without alignments (amrlib) have an empty map.
+    """
+
+    text: str
+    graph: penman.Graph
+    tokens: tuple[Token, ...] = ()
+    alignment: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    metadata: Mapping[str, str] = field(default_factory=dict)
+    parser: str = ""
+
+    @property
+    def penman(self) -> str:
+        return penman.encode(self.graph, indent=3)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One applicable graph edit, enumerated by a rule.
+
+    ``details`` carries what the realizer needs, e.g. ``{"old_concept": "happy-01",
+    "new_concept": "unhappy-01"}`` for AR, ``{"swap": ("c2", "m")}`` for RS.
+    """
+
+    rule: str  # one of RULES
+    variant: str  # e.g. "main-predicate", "any-node", "unnegate", "agent-patient", "two-leaf"
+    description: str  # human readable, e.g. "negate chase-01 (main predicate)"
+    nodes: tuple[str, ...]  # graph variables touched
+    source: ParsedSentence
+    graph: penman.Graph  # the edited graph
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        """A stable identifier of the edit within its sentence."""
+        return f"{self.rule}:{self.variant}:{','.join(self.nodes)}:{self.description}"
+
+
+@dataclass(frozen=True)
+class Realization:
+    """A generated foil: its text, the character spans that changed, or an error."""
+
+    text: str
+    changed_spans: tuple[tuple[int, int], ...] = ()
+    generator: str = ""
+    error: str | None = None
+    alternatives: tuple[str, ...] = ()  # n-best from neural generators
+    clipped: bool = False
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A validator's judgement of one (source, foil) pair.
+
+    ``passed`` is None when the validator could not judge (the ``reason`` says why).
+    """
+
+    validator: str
+    passed: bool | None
+    score: float
+    reason: str
+    probabilities: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FoilCandidate:
+    """An edit together with its realization: what validators and exporters see."""
+
+    edit: Edit
+    realization: Realization
+
+    @property
+    def source_text(self) -> str:
+        return self.edit.source.text
+
+    @property
+    def text(self) -> str:
+        return self.realization.text

@@ -1,0 +1,1 @@
+"""Headless subcommands. Each module defines ``register(subparsers)``; the CLI finds them all."""
