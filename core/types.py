@@ -58,6 +58,11 @@ class ParsedSentence:
     alignment: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     metadata: Mapping[str, str] = field(default_factory=dict)
     parser: str = ""
+    error: str | None = None  # set when the parser could not parse this sentence
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
 
     @property
     def penman(self) -> str:
