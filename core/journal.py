@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from core.textio import _json_default
+from core.textio import json_default
 
 
 class Journal:
@@ -31,7 +31,7 @@ class Journal:
     def append(self, entry: Mapping[str, Any]) -> None:
         """Append one entry and make it durable before returning."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        line = json.dumps(dict(entry), ensure_ascii=False, default=_json_default) + "\n"
+        line = json.dumps(dict(entry), ensure_ascii=False, default=json_default) + "\n"
         with open(self.path, "a", encoding="utf-8") as fh:
             fh.write(line)
             fh.flush()

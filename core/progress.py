@@ -5,7 +5,7 @@ A long function accepts ``progress: ProgressCallback | None`` (called as
 :func:`check_cancel` between items and raises :class:`~core.errors.CancelledError`.
 
 >>> seen = []
->>> report(seen.append and (lambda d, t: seen.append((d, t))), 1, 2)
+>>> report(lambda done, total: seen.append((done, total)), 1, 2)
 >>> seen
 [(1, 2)]
 """

@@ -199,7 +199,7 @@ def atomic_write_jsonl(path: str | os.PathLike[str], records: Iterable[Mapping[s
     n = 0
     with atomic_writer(path) as fh:
         for record in records:
-            fh.write(json.dumps(record, ensure_ascii=False, default=_json_default) + "\n")
+            fh.write(json.dumps(record, ensure_ascii=False, default=json_default) + "\n")
             n += 1
     return n
 
@@ -220,10 +220,10 @@ def atomic_write_csv(
 
 def atomic_write_json(path: str | os.PathLike[str], value: Any) -> None:
     """Write one JSON document atomically (pretty-printed)."""
-    atomic_write_text(path, json.dumps(value, ensure_ascii=False, indent=2, default=_json_default) + "\n")
+    atomic_write_text(path, json.dumps(value, ensure_ascii=False, indent=2, default=json_default) + "\n")
 
 
-def _json_default(value: Any) -> Any:
+def json_default(value: Any) -> Any:
     """Serialise numpy scalars/arrays, paths, sets and dataclasses."""
     import dataclasses
 

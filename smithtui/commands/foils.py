@@ -36,10 +36,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from core.config import load_settings
-    from core.export import sentencesmith_row, SENTENCESMITH_COLUMNS
+    from core.export import SENTENCESMITH_COLUMNS, sentencesmith_row
     from core.inputs import read_input_rows
     from core.pipeline import FoilPipeline
-    from core.textio import _json_default, atomic_writer
+    from core.textio import atomic_writer, json_default
 
     overrides = {
         "pipeline.rules": args.rules,
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
                 if record.get("foil") and not record.get("error") and record.get("kept"):
                     writer.writerow(sentencesmith_row(record))
             else:
-                fh.write(json.dumps(record, ensure_ascii=False, default=_json_default) + "\n")
+                fh.write(json.dumps(record, ensure_ascii=False, default=json_default) + "\n")
     if bar is not None:
         bar.close()
     rules = ", ".join(f"{r} {n}" for r, n in sorted(per_rule.items())) or "none"
