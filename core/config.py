@@ -59,6 +59,8 @@ class PipelineSettings:
 class ModelSettings:
     embedders: tuple[str, ...] = ("bow", "tfidf", "minilm")
     cache_dir: str = ""  # empty: <data dir>/embeddings
+    threads: int = 0  # CPU threads for embedding backends (torch, onnxruntime, numpy BLAS); 0: all cores
+    mpnet_dir: str = ""  # an unpacked all-mpnet-base-v2 sentence-transformers folder (optional heavy model)
 
 
 @dataclass(frozen=True)
