@@ -1,0 +1,408 @@
+"""Small pure helpers over :class:`penman.Graph`: decode/encode, validation, diffs and node surgery.
+
+Every function that "changes" a graph returns a new one; the input is never mutated. Edited
+graphs are re-laid out (:func:`relayout`) so that ``penman.encode`` prints them as a clean tree
+even after triples were swapped or removed (penman keeps layout markers, ``Push``/``Pop``, from
+the text a graph was decoded from; after surgery those markers would point at the wrong places).
+
+Triples are penman's: ``(source, role, target)`` with inverted roles normalised (``:ARG0-of`` is
+stored as ``(event, ":ARG0", node)``), so "children" and "parents" here follow the semantic
+direction of the triples, not the tree layout.
+
+>>> g = decode("(c / chase-01 :ARG0 (c2 / cat) :ARG1 (m / mouse))")
+>>> concept(g, "c2"), children(g, "c"), is_leaf(g, "m")
+('cat', [(':ARG0', 'c2'), (':ARG1', 'm')], True)
+>>> print(encode(remove_node(g, "m")))
+(c / chase-01
+   :ARG0 (c2 / cat))
+>>> validate_graph(g)
+[]
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import penman
+from penman.exceptions import PenmanError
+from penman.layout import POP, LayoutMarker, Push
+
+from core.errors import GraphError
+
+Triple = tuple[str, str, str]
+
+INSTANCE = ":instance"
+POLARITY = ":polarity"
+
+# Attribute roles whose values are bare symbols, never variables (``:mode imperative``, ``:polarity -``).
+_SYMBOL_ROLES = frozenset({":mode", ":polarity", ":polite", ":li", ":value"})
+# What an undefined variable looks like (``c``, ``c2``, ``z12``, ``xy3``): a heuristic, see validate_graph.
+_VARIABLE_LIKE = re.compile(r"^[a-z]{1,2}\d*$")
+
+
+def decode(text: str) -> penman.Graph:
+    """Parse PENMAN text into a graph; malformed text raises :class:`GraphError`.
+
+    >>> decode("(d / dog)").triples
+    [('d', ':instance', 'dog')]
+    >>> decode("(d / dog")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    core.errors.GraphError: malformed PENMAN graph: ... (hint: ...)
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise GraphError("empty PENMAN graph", hint="pass a graph such as '(d / dog)'")
+    try:
+        graph = penman.decode(text)
+    except PenmanError as exc:
+        first = " ".join(str(exc).split())
+        raise GraphError(
+            f"malformed PENMAN graph: {first[:200]}",
+            hint="check the parentheses and that every node reads '(var / concept ...)'",
+        ) from None
+    if not graph.triples:
+        raise GraphError(f"PENMAN text has no graph: {text.strip()[:80]!r}", hint="a graph reads '(var / concept ...)'")
+    return graph
+
+
+def encode(graph: penman.Graph, *, indent: int | None = 3) -> str:
+    """Serialise a graph to PENMAN; a graph that cannot be laid out raises :class:`GraphError`.
+
+    A graph whose layout markers no longer fit (after surgery) is re-laid out first.
+
+    >>> encode(decode("(d / dog :mod (b / big))"), indent=None)
+    '(d / dog :mod (b / big))'
+    """
+    try:
+        return penman.encode(graph, indent=indent)
+    except PenmanError:
+        pass
+    try:
+        return penman.encode(relayout(graph), indent=indent)
+    except PenmanError as exc:
+        problems = validate_graph(graph)
+        raise GraphError(
+            f"cannot encode graph: {'; '.join(problems) or exc}", hint="validate_graph() lists what is wrong"
+        ) from None
+
+
+def copy_graph(graph: penman.Graph) -> penman.Graph:
+    """An independent copy (triples, top, epidata lists and metadata are not shared)."""
+    return penman.Graph(
+        list(graph.triples),
+        top=graph.top,
+        epidata={t: list(epis) for t, epis in graph.epidata.items()},
+        metadata=dict(graph.metadata),
+    )
+
+
+# --------------------------------------------------------------------------- inspection
+
+
+def variables(graph: penman.Graph) -> set[str]:
+    """Node identifiers: sources of triples, plus the top."""
+    return graph.variables()
+
+
+def concept(graph: penman.Graph, var: str) -> str | None:
+    """The concept of ``var`` (the target of its ``:instance`` triple), or None."""
+    for source, role, target in graph.triples:
+        if source == var and role == INSTANCE:
+            return target
+    return None
+
+
+def concepts(graph: penman.Graph) -> dict[str, str]:
+    """``{var: concept}`` for every node (the first ``:instance`` when a node has several)."""
+    found: dict[str, str] = {}
+    for source, role, target in graph.triples:
+        if role == INSTANCE and source not in found:
+            found[source] = target
+    return found
+
+
+def children(graph: penman.Graph, var: str) -> list[tuple[str, str]]:
+    """``(role, child)`` for each edge out of ``var`` to another node, in triple order."""
+    nodes = graph.variables()
+    return [(r, t) for s, r, t in graph.triples if s == var and r != INSTANCE and t in nodes]
+
+
+def attributes(graph: penman.Graph, var: str) -> list[tuple[str, str]]:
+    """``(role, constant)`` for each attribute of ``var`` (``:polarity -``, ``:op1 "Mary"``, ``:quant 2``)."""
+    nodes = graph.variables()
+    return [(r, t) for s, r, t in graph.triples if s == var and r != INSTANCE and t not in nodes]
+
+
+def parent_edges(graph: penman.Graph, var: str) -> list[Triple]:
+    """The edges ``(parent, role, var)`` that point at ``var``."""
+    return [(s, r, t) for s, r, t in graph.triples if t == var and r != INSTANCE and s != var]
+
+
+def is_leaf(graph: penman.Graph, var: str) -> bool:
+    """True when ``var`` is a node with no edge to another node (attributes are allowed).
+
+    >>> g = decode('(p / person :name (n / name :op1 "Mary"))')
+    >>> is_leaf(g, "n"), is_leaf(g, "p")
+    (True, False)
+    """
+    nodes = graph.variables()
+    if var not in nodes:
+        return False
+    return not any(s == var and r != INSTANCE and t in nodes for s, r, t in graph.triples)
+
+
+def is_negated(graph: penman.Graph, var: str) -> bool:
+    """True when ``var`` carries ``:polarity -``."""
+    return (var, POLARITY, "-") in graph.triples
+
+
+def reachable(graph: penman.Graph, start: str | None = None) -> set[str]:
+    """Nodes connected to ``start`` (default: the top) through edges in either direction."""
+    start = graph.top if start is None else start
+    if start is None:
+        return set()
+    nodes = graph.variables()
+    neighbours: dict[str, list[str]] = defaultdict(list)
+    for s, r, t in graph.triples:
+        if r != INSTANCE and t in nodes:
+            neighbours[s].append(t)
+            neighbours[t].append(s)
+    seen = {start}
+    stack = [start]
+    while stack:
+        for nxt in neighbours[stack.pop()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return seen
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def validate_graph(graph: penman.Graph) -> list[str]:
+    """Problems with ``graph`` as human-readable strings; ``[]`` means valid.
+
+    Checks: a top exists and is a node; every node has exactly one ``:instance``; no node has
+    two ``:polarity`` attributes; no duplicate triple; no edge to an undefined variable; every
+    node is connected to the top. An "undefined variable" is an edge target that looks like a
+    variable (one or two lowercase letters and optional digits: ``c``, ``c2``, ``z12``) under a role
+    that does not take symbols (``:mode``, ``:polarity`` ...) but has no triples of its own: a
+    heuristic, since PENMAN itself cannot tell a dangling variable from a symbol constant.
+
+    >>> validate_graph(decode("(c / chase-01 :ARG0 (c2 / cat) :ARG1 m)"))
+    ["edge (c :ARG1 m) points to an undefined variable 'm'"]
+    >>> validate_graph(penman.Graph([("a", ":instance", "x"), ("b", ":instance", "y")], top="a"))
+    ["node 'b' is not connected to the top 'a'"]
+    """
+    problems: list[str] = []
+    triples = graph.triples
+    if not triples:
+        return ["graph is empty"]
+    top = graph.top
+    nodes = graph.variables()
+    instance_count: Counter[str] = Counter(s for s, r, _ in triples if r == INSTANCE)
+    if top is None:
+        problems.append("graph has no top")
+    elif instance_count[top] == 0:
+        problems.append(f"top {top!r} is not a node (it has no :instance)")
+    for var in sorted(nodes):
+        n = instance_count[var]
+        if n == 0 and var != top:
+            problems.append(f"variable {var!r} has no :instance")
+        elif n > 1:
+            problems.append(f"variable {var!r} has {n} :instance triples")
+    polarity = Counter(s for s, r, _ in triples if r == POLARITY)
+    problems.extend(f"node {v!r} has {n} :polarity attributes" for v, n in sorted(polarity.items()) if n > 1)
+    duplicates = [t for t, n in Counter(triples).items() if n > 1]
+    problems.extend(f"duplicate triple ({s} {r} {t})" for s, r, t in duplicates)
+    for s, r, t in triples:
+        if r == INSTANCE or t in nodes or r in _SYMBOL_ROLES:
+            continue
+        if _VARIABLE_LIKE.match(t):
+            problems.append(f"edge ({s} {r} {t}) points to an undefined variable {t!r}")
+    if top is not None and top in nodes:
+        unreached = sorted(nodes - reachable(graph, top))
+        if unreached:
+            what = "node" if len(unreached) == 1 else "nodes"
+            listed = ", ".join(repr(v) for v in unreached)
+            verb = "is" if len(unreached) == 1 else "are"
+            problems.append(f"{what} {listed} {verb} not connected to the top {top!r}")
+    return problems
+
+
+# --------------------------------------------------------------------------- diff
+
+
+@dataclass(frozen=True)
+class GraphDiff:
+    """What changed between two graphs, matching variables by name.
+
+    ``concepts`` holds ``(var, old, new)`` for nodes present in both graphs whose concept
+    changed; their ``:instance`` triples are *not* repeated in ``added``/``removed``, which hold
+    every other triple that is only in ``b`` / only in ``a`` (in triple order).
+    """
+
+    added: tuple[Triple, ...] = ()
+    removed: tuple[Triple, ...] = ()
+    concepts: tuple[tuple[str, str, str], ...] = ()
+    top: tuple[str | None, str | None] | None = None  # (old, new) when the top changed
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.removed or self.concepts or self.top)
+
+    def summary(self) -> str:
+        """One line per change, e.g. ``concept c2: cat -> feline`` or ``+ (c :polarity -)``.
+
+        >>> a = decode("(c / chase-01 :ARG0 (c2 / cat))")
+        >>> print(graph_diff(a, decode("(c / chase-01 :polarity - :ARG0 (c2 / feline))")).summary())
+        concept c2: cat -> feline
+        + (c :polarity -)
+        """
+        if self.empty:
+            return "no change"
+        lines = []
+        if self.top:
+            lines.append(f"top: {self.top[0]} -> {self.top[1]}")
+        lines.extend(f"concept {v}: {old} -> {new}" for v, old, new in self.concepts)
+        lines.extend(f"- ({s} {r} {t})" for s, r, t in self.removed)
+        lines.extend(f"+ ({s} {r} {t})" for s, r, t in self.added)
+        return "\n".join(lines)
+
+
+def graph_diff(a: penman.Graph, b: penman.Graph) -> GraphDiff:
+    """Triples added and removed from ``a`` to ``b`` and concept changes, variables matched by name.
+
+    >>> a = decode("(c / chase-01 :ARG0 (c2 / cat) :ARG1 (m / mouse))")
+    >>> d = graph_diff(a, decode("(c / chase-01 :ARG0 (m / mouse) :ARG1 (c2 / cat))"))
+    >>> d.removed, d.added
+    ((('c', ':ARG0', 'c2'), ('c', ':ARG1', 'm')), (('c', ':ARG0', 'm'), ('c', ':ARG1', 'c2')))
+    """
+    ca, cb = concepts(a), concepts(b)
+    changed = tuple((v, ca[v], cb[v]) for v in ca if v in cb and ca[v] != cb[v])
+    changed_vars = {v for v, _, _ in changed}
+
+    def keep(t: Triple) -> bool:
+        return not (t[1] == INSTANCE and t[0] in changed_vars)
+
+    set_a, set_b = set(a.triples), set(b.triples)
+    removed = tuple(dict.fromkeys(t for t in a.triples if t not in set_b and keep(t)))
+    added = tuple(dict.fromkeys(t for t in b.triples if t not in set_a and keep(t)))
+    top = (a.top, b.top) if a.top != b.top else None
+    return GraphDiff(added=added, removed=removed, concepts=changed, top=top)
+
+
+# --------------------------------------------------------------------------- surgery
+
+
+def relayout(graph: penman.Graph) -> penman.Graph:
+    """The same triples, reordered depth-first from the top with fresh ``Push``/``Pop`` markers.
+
+    Non-layout epidata (alignments) is kept on the triples that carry it. Each node is placed
+    under the first edge that reaches it; an edge whose source is not yet placed is printed
+    inverted (``:ARG0-of``). Triples not connected to the top are appended last.
+
+    >>> g = decode("(c / chase-01 :ARG0 (c2 / cat) :ARG1 (m / mouse))")
+    >>> swapped = [("c", r, {"c2": "m", "m": "c2"}.get(t, t)) if r.startswith(":ARG") else (s, r, t)
+    ...            for s, r, t in g.triples]
+    >>> print(penman.encode(rebuild(g, swapped), indent=None))
+    (c / chase-01 :ARG0 (m / mouse) :ARG1 (c2 / cat))
+    """
+    return rebuild(graph, graph.triples)
+
+
+def rebuild(graph: penman.Graph, triples: Iterable[Triple], top: str | None = None) -> penman.Graph:
+    """A new graph of ``triples`` (default top: ``graph``'s), laid out afresh, keeping ``graph``'s
+    metadata and the non-layout epidata of surviving triples. The workhorse of every edit."""
+    triples = list(triples)
+    top = graph.top if top is None else top
+    old_epi = graph.epidata
+    order, markers = _layout(triples, top)
+    epidata: dict[Triple, list] = {}
+    for i in order:
+        t = triples[i]
+        kept = [e for e in old_epi.get(t, ()) if not isinstance(e, LayoutMarker)]
+        epidata[t] = kept + markers.get(i, [])
+    return penman.Graph([triples[i] for i in order], top=top, epidata=epidata, metadata=dict(graph.metadata))
+
+
+def _layout(triples: Sequence[Triple], top: str | None) -> tuple[list[int], dict[int, list]]:
+    """Depth-first order of triple indices from ``top`` and the layout markers per index."""
+    n = len(triples)
+    if top is None or n == 0:
+        return list(range(n)), {}
+    nodes = {s for s, _, _ in triples} | {top}
+    incident: dict[str, list[int]] = defaultdict(list)
+    instance_of: dict[str, list[int]] = defaultdict(list)
+    for i, (s, r, t) in enumerate(triples):
+        if r == INSTANCE:
+            instance_of[s].append(i)
+            continue
+        incident[s].append(i)
+        if t in nodes and t != s:
+            incident[t].append(i)
+    used = [False] * n
+    visited: set[str] = set()
+    order: list[int] = []
+    markers: dict[int, list] = defaultdict(list)
+
+    def visit(var: str) -> None:
+        visited.add(var)
+        mine = instance_of[var] + sorted(incident[var])
+        for i in mine:
+            if used[i]:
+                continue
+            s, r, t = triples[i]
+            if t == var and s != var and r != INSTANCE and s in visited:
+                continue  # an edge from a placed node: let that node print it as a reference
+            used[i] = True
+            order.append(i)
+            other = t if s == var else s
+            if r != INSTANCE and other in nodes and other not in visited:
+                markers[i].append(Push(other))
+                visit(other)
+                markers[order[-1]].append(POP)
+
+    visit(top)
+    order.extend(i for i in range(n) if not used[i])
+    return order, markers
+
+
+def set_concept(graph: penman.Graph, var: str, new_concept: str) -> penman.Graph:
+    """A copy of ``graph`` where ``var``'s concept is ``new_concept``.
+
+    >>> encode(set_concept(decode("(c / cat)"), "c", "feline"), indent=None)
+    '(c / feline)'
+    """
+    if concept(graph, var) is None:
+        raise GraphError(f"no node {var!r} in the graph", hint=f"nodes are: {', '.join(sorted(graph.variables()))}")
+    triples = [(s, r, new_concept) if (s == var and r == INSTANCE) else (s, r, t) for s, r, t in graph.triples]
+    return rebuild(graph, triples)
+
+
+def remove_node(graph: penman.Graph, var: str) -> penman.Graph:
+    """A copy without ``var``: its triples, the edges into it, and any subgraph left unreachable.
+
+    >>> g = decode("(d / deliver-01 :ARG0 (p / postman :mod (o / old)) :ARG1 (l / letter))")
+    >>> encode(remove_node(g, "p"), indent=None)
+    '(d / deliver-01 :ARG1 (l / letter))'
+    """
+    if var == graph.top:
+        raise GraphError(f"cannot remove the top node {var!r}", hint="remove a node below the top")
+    if var not in graph.variables():
+        raise GraphError(f"no node {var!r} in the graph", hint=f"nodes are: {', '.join(sorted(graph.variables()))}")
+    kept = [(s, r, t) for s, r, t in graph.triples if s != var and not (t == var and r != INSTANCE)]
+    return prune_unreachable(rebuild(graph, kept))
+
+
+def prune_unreachable(graph: penman.Graph) -> penman.Graph:
+    """A copy without the nodes (and their triples) not connected to the top."""
+    alive = reachable(graph)
+    nodes = graph.variables()
+    kept = [(s, r, t) for s, r, t in graph.triples if s in alive and (t in alive or t not in nodes or r == INSTANCE)]
+    if len(kept) == len(graph.triples):
+        return graph
+    return rebuild(graph, kept)

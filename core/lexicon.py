@@ -1,0 +1,348 @@
+"""WordNet access for the AR and HS rules: antonyms and hypernyms, ranked by sense frequency.
+
+WordNet is read through nltk from, in order: the project-local ``<repo>/.nltk_data`` (filled by
+``make wordnet``), the folders in ``$NLTK_DATA``, and nltk's usual locations (so an
+``nltk.download('wordnet')`` works too). It is loaded once per process, on first use; every
+lookup is cached (the rules call these on the hot path).
+
+Ranking: candidates come from the senses of the source word; a candidate's ``score`` is the
+tagged-corpus frequency of the source sense it came from (``Lemma.count()``), and ties keep
+WordNet's sense order. Multi-word lemmas are returned with spaces (``delivery boy``).
+
+>>> [c.lemma for c in antonyms("happy", "ADJ")]
+['unhappy']
+>>> hypernyms("cat", "NOUN")[0].lemma
+'feline'
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from core.errors import ModelMissingError
+
+PROJECT_NLTK_DATA = Path(__file__).resolve().parents[1] / ".nltk_data"
+
+WORDNET_FIX = (
+    "run 'make wordnet' (Debian: apt-get install -y --no-install-recommends wordnet-base wordnet-sense-index, "
+    "then python -m core.wordnet_setup --target .nltk_data), or online: python -c \"import nltk; "
+    "nltk.download('wordnet')\""
+)
+
+# Universal POS (spaCy) and WordNet letters -> WordNet POS letter.
+_POS = {
+    "ADJ": "a", "NOUN": "n", "PROPN": "n", "VERB": "v", "AUX": "v", "ADV": "r",
+    "a": "a", "s": "a", "n": "n", "v": "v", "r": "r",
+}  # fmt: skip
+UNIVERSAL_POS = {"a": "ADJ", "n": "NOUN", "v": "VERB", "r": "ADV"}
+
+# Hypernyms too abstract to make a readable foil ("The entity chased the mouse."): walked through, never offered.
+ABSTRACT_SYNSETS = frozenset(
+    {
+        "entity.n.01", "physical_entity.n.01", "abstraction.n.06", "object.n.01", "whole.n.02",
+        "thing.n.12", "thing.n.08", "matter.n.03", "causal_agent.n.01", "psychological_feature.n.01",
+        "attribute.n.02", "relation.n.01", "living_thing.n.01", "organism.n.01", "measure.n.02",
+        "communication.n.02", "event.n.01", "act.n.02", "state.n.02", "group.n.01", "artifact.n.01",
+        "instrumentality.n.03", "location.n.01", "cognition.n.01", "content.n.05", "part.n.01",
+        "unit.n.01", "being.n.01", "ability.n.02", "process.n.06", "quality.n.01", "property.n.02",
+    }
+)  # fmt: skip
+# The one exception the issue names: "team -> group" is readable, but group.n.01 as the *first* level
+# only; it stays abstract when reached by walking up (see hypernyms()).
+_ALLOWED_DIRECT = frozenset({"group.n.01"})
+
+HYPERNYM_LEVELS = 2  # readable ancestors offered per sense (the nearest first)
+HYPERNYM_MAX_STEPS = 4  # how far up to walk through rare or abstract synsets
+SENSE_SHARE = 0.25  # besides the first sense, senses at least this share of the top sense's frequency
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A replacement word: ``lemma`` (spaces for multi-word), its ``synset`` name, and ``score``
+    (the corpus frequency of the source sense it came from; higher is more typical)."""
+
+    lemma: str
+    synset: str
+    score: int
+
+
+_LOCK = threading.Lock()
+_WN: Any = None
+
+
+def _search_path() -> list[str]:
+    """Where to look for nltk data: the project folder, then $NLTK_DATA, then nltk's defaults."""
+    import nltk
+
+    wanted = [str(PROJECT_NLTK_DATA)]
+    wanted += [p for p in os.environ.get("NLTK_DATA", "").split(os.pathsep) if p]
+    for entry in reversed(wanted):
+        if entry in nltk.data.path:
+            nltk.data.path.remove(entry)
+        nltk.data.path.insert(0, entry)
+    return list(nltk.data.path)
+
+
+def wordnet() -> Any:
+    """The loaded nltk WordNet reader; raises :class:`ModelMissingError` when WordNet is absent."""
+    global _WN
+    if _WN is not None:
+        return _WN
+    with _LOCK:
+        if _WN is None:
+            try:
+                import nltk  # noqa: F401  (the import error below names the fix)
+            except ImportError:
+                raise ModelMissingError("nltk is not installed", hint="pip install 'nltk>=3.9,<3.11'") from None
+            searched = _search_path()
+            from nltk.corpus import wordnet as wn
+
+            try:
+                wn.ensure_loaded()
+            except (LookupError, OSError) as exc:
+                first = str(exc).strip().splitlines()
+                detail = next((line.strip() for line in first if line.strip() and "*" not in line), "")
+                raise ModelMissingError(
+                    f"WordNet is not installed (searched {', '.join(searched[:3])}, ...){': ' + detail if detail else ''}",
+                    hint=WORDNET_FIX,
+                ) from None
+            _WN = wn
+    return _WN
+
+
+def wordnet_available() -> bool:
+    """True when WordNet can be loaded (loads it)."""
+    try:
+        wordnet()
+    except ModelMissingError:
+        return False
+    return True
+
+
+def lexicon_info() -> dict[str, str]:
+    """Provenance: the WordNet version and where it was read from."""
+    wn = wordnet()
+    root = getattr(wn, "root", None) or getattr(wn, "_root", "")
+    return {"wordnet_version": str(wn.get_version()), "wordnet_path": str(root)}
+
+
+def wn_pos(pos: str) -> str | None:
+    """WordNet's letter for a universal or WordNet POS (``ADJ`` -> ``a``); None when WordNet has no such POS.
+
+    >>> wn_pos("ADJ"), wn_pos("AUX"), wn_pos("DET")
+    ('a', 'v', None)
+    """
+    return _POS.get(pos) or _POS.get(pos.upper())
+
+
+def _key(lemma: str) -> str:
+    return "_".join(lemma.strip().lower().split())
+
+
+def _readable(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _acceptable(name: str, source: str) -> bool:
+    """A usable replacement: not the source word, lowercase (no proper names), letters, spaces, hyphens."""
+    if name.lower() == source or name != name.lower():
+        return False
+    return all(ch.isalpha() or ch in "_-" for ch in name)
+
+
+def _source_lemmas(wn: Any, lemma: str, pos: str) -> list[Any]:
+    """The WordNet Lemma objects of ``lemma`` for ``pos``, in sense order (also tries ``-`` -> ``_``)."""
+    key = _key(lemma)
+    found = wn.lemmas(key, pos)
+    if not found and "-" in key:
+        found = wn.lemmas(key.replace("-", "_"), pos)
+    return found
+
+
+@lru_cache(maxsize=65536)
+def word_frequency(word: str) -> int:
+    """Tagged-corpus frequency of a word form over all its senses and POS (0 = rare in WordNet's corpus).
+
+    >>> word_frequency("feline") > 0, word_frequency("diapsid")
+    (True, 0)
+    """
+    return sum(lem.count() for lem in wordnet().lemmas(_key(word)))
+
+
+# --------------------------------------------------------------------------- antonyms
+
+
+def antonyms(lemma: str, pos: str) -> list[Candidate]:
+    """Antonyms of ``lemma`` as ``pos`` (universal tag or WordNet letter), best first.
+
+    Tiers, each used only when the ones before found nothing: (1) direct antonyms of the word's
+    senses (``good -> bad, evil``); (2) for adjectives, antonyms of the head adjective a
+    satellite sense is similar to (``huge -> small``); (3) derivational antonyms: through a
+    derivationally related form or pertainym, its antonym, and back to the original POS
+    (``quickly`` has a direct one, but e.g. an adverb reaches ``slowly`` through ``quick -> slow``).
+
+    >>> [c.lemma for c in antonyms("old", "ADJ")]
+    ['young', 'new']
+    >>> [c.lemma for c in antonyms("win", "VERB")][:1]
+    ['lose']
+    >>> antonyms("chase", "VERB")
+    []
+    """
+    p = wn_pos(pos)
+    if p is None or not lemma.strip():
+        return []
+    return list(_antonyms(_key(lemma), p))
+
+
+@lru_cache(maxsize=65536)
+def _antonyms(key: str, pos: str) -> tuple[Candidate, ...]:
+    wn = wordnet()
+    sources = _source_lemmas(wn, key, pos)
+    found: list[tuple[int, int, int, Candidate]] = []  # (tier, -score, sense index, candidate)
+
+    def add(tier: int, index: int, score: int, target: Any) -> None:
+        name = target.name()
+        if _acceptable(name, key):
+            found.append((tier, -score, index, Candidate(_readable(name), target.synset().name(), score)))
+
+    for i, src in enumerate(sources):
+        for ant in src.antonyms():
+            add(0, i, src.count(), ant)
+    if not found and pos == "a":
+        for i, src in enumerate(sources):
+            if src.synset().pos() != "s":
+                continue
+            for head in src.synset().similar_tos():
+                for head_lemma in head.lemmas():
+                    for ant in head_lemma.antonyms():
+                        add(1, i, src.count(), ant)
+    if not found:
+        for i, src in enumerate(sources):
+            for ant in _derivational_antonyms(wn, src, pos, key):
+                add(2, i, src.count(), ant)
+    found.sort(key=lambda item: item[:3])
+    seen: set[str] = set()
+    ranked = []
+    for *_, cand in found:
+        if cand.lemma not in seen:
+            seen.add(cand.lemma)
+            ranked.append(cand)
+    return tuple(ranked)
+
+
+def _derivational_antonyms(wn: Any, src: Any, pos: str, key: str) -> list[Any]:
+    """Antonyms reached through a related word of another POS and back (``winner`` <- ``win``/``lose`` -> ``loser``).
+
+    Back-derivation keeps only words of the original POS that end like the source word (its
+    last two letters), so ``quickly`` maps to ``slowly`` and not to ``slowness``.
+    """
+    related = list(src.derivationally_related_forms()) + list(src.pertainyms())
+    out = []
+    for rel in related:
+        for ant in rel.antonyms():
+            back = list(ant.derivationally_related_forms())
+            if pos == "r":  # adverbs point at adjectives through pertainyms, not the reverse
+                back += [lem for lem in wn.lemmas(ant.name() + "ly", "r") if ant in lem.pertainyms()]
+            out.extend(b for b in back if b.synset().pos() in (pos, "s" if pos == "a" else pos) and b.name().endswith(key[-2:]))
+    return out
+
+
+# --------------------------------------------------------------------------- hypernyms
+
+
+def hypernyms(lemma: str, pos: str) -> list[Candidate]:
+    """Readable hypernyms of ``lemma``'s most frequent senses, best first.
+
+    Senses: the first sense, plus senses whose frequency is at least a quarter of the top
+    sense's. For each sense the walk goes up through (instance) hypernyms, nearest first, skipping
+    over-abstract synsets (entity, object, whole, abstraction, ...) and *rare* synsets, whose best
+    lemma never occurs in WordNet's tagged corpus (``word_frequency == 0``; a multi-word lemma is
+    readable when each of its words occurs: ``snake -> diapsid`` is walked through to ``reptile``);
+    it offers up to two readable ancestors per sense within four steps. A synset's lemma is the one
+    most frequent in that sense, then the most frequent word form, then single words first.
+
+    >>> [c.lemma for c in hypernyms("snake", "NOUN")][:1]
+    ['reptile']
+    >>> [c.lemma for c in hypernyms("team", "NOUN")][:1]
+    ['unit']
+    >>> hypernyms("happy", "ADJ")
+    []
+    """
+    p = wn_pos(pos)
+    if p is None or not lemma.strip():
+        return []
+    return list(_hypernyms(_key(lemma), p))
+
+
+def _best_lemma(synset: Any, source: str) -> tuple[str, bool] | None:
+    """The synset's most readable lemma and whether it is readable at all, or None when none is acceptable.
+
+    Lemmas rank by their frequency in this sense, then by word-form frequency, then single words
+    first. Readable: the word form occurs in the tagged corpus, or (multi-word) every word does.
+    """
+    best = None
+    for lem in synset.lemmas():
+        name = lem.name()
+        if not _acceptable(name, source):
+            continue
+        rank = (lem.count(), word_frequency(name), "_" not in name)
+        if best is None or rank > best[0]:
+            best = (rank, name)
+    if best is None:
+        return None
+    name = best[1]
+    readable = best[0][1] > 0 or ("_" in name and all(word_frequency(w) > 0 for w in name.split("_")))
+    return name, readable
+
+
+@lru_cache(maxsize=65536)
+def _hypernyms(key: str, pos: str) -> tuple[Candidate, ...]:
+    wn = wordnet()
+    sources = _source_lemmas(wn, key, pos)
+    if not sources:
+        return ()
+    ranked_senses = sorted(enumerate(sources), key=lambda item: (-item[1].count(), item[0]))
+    top_count = ranked_senses[0][1].count()
+    senses = [ranked_senses[0]] + [
+        (i, s) for i, s in ranked_senses[1:] if s.count() > 0 and s.count() >= SENSE_SHARE * top_count
+    ]
+    found: list[tuple[int, int, int, Candidate]] = []  # (-score, sense index, depth, candidate)
+    for index, src in senses:
+        score = src.count()
+        offered = 0
+        frontier = [(h, 1) for h in src.synset().hypernyms() + src.synset().instance_hypernyms()]
+        seen: set[str] = set()
+        while frontier and offered < HYPERNYM_LEVELS:
+            synset, depth = frontier.pop(0)
+            name = synset.name()
+            if name in seen or depth > HYPERNYM_MAX_STEPS:
+                continue
+            seen.add(name)
+            abstract = name in ABSTRACT_SYNSETS and not (depth == 1 and name in _ALLOWED_DIRECT)
+            best = None if abstract else _best_lemma(synset, key)
+            if best is not None and best[1]:
+                found.append((-score, index, depth, Candidate(_readable(best[0]), name, score)))
+                offered += 1
+            if name in {"entity.n.01", "physical_entity.n.01", "abstraction.n.06"}:
+                continue
+            frontier.extend((h, depth + 1) for h in synset.hypernyms() + synset.instance_hypernyms())
+    found.sort(key=lambda item: item[:3])
+    seen_lemmas: set[str] = set()
+    ranked = []
+    for *_, cand in found:
+        if cand.lemma not in seen_lemmas:
+            seen_lemmas.add(cand.lemma)
+            ranked.append(cand)
+    return tuple(ranked)
+
+
+def clear_cache() -> None:
+    """Forget cached lookups (tests; after changing ``nltk.data.path``)."""
+    _antonyms.cache_clear()
+    _hypernyms.cache_clear()
+    word_frequency.cache_clear()
