@@ -71,10 +71,25 @@ class UISettings:
 
 
 @dataclass(frozen=True)
+class CLSDSettings:
+    """Cross-lingual discrimination: tie policy, pivot translation model, the LLM endpoint (off by default)."""
+
+    ties: str = "fail"  # "fail" (strict P@1, the paper's) | "pass"
+    translate_model: str = ""  # Hugging Face seq2seq id or folder for the pivot condition
+    llm_enabled: bool = False  # distractor generation through an OpenAI-compatible chat endpoint
+    llm_url: str = ""  # base URL, e.g. http://127.0.0.1:8000/v1
+    llm_model: str = ""
+    llm_api_key_env: str = "OPENAI_API_KEY"  # name of the environment variable holding the key, if any
+    llm_timeout: float = 30.0
+    seed: int = 13
+
+
+@dataclass(frozen=True)
 class Settings:
     pipeline: PipelineSettings = field(default_factory=PipelineSettings)
     models: ModelSettings = field(default_factory=ModelSettings)
     ui: UISettings = field(default_factory=UISettings)
+    clsd: CLSDSettings = field(default_factory=CLSDSettings)
     source: str = ""  # the TOML file the settings came from, if any
 
     def data_dir(self) -> Path:
