@@ -46,7 +46,10 @@ class PipelineSettings:
     # amrlib / neural backends
     amr_parse_model: str = ""
     amr_generate_model: str = ""
-    amr_tokenizer: str = ""
+    amr_tokenizer: str = ""  # tokenizer folder for both amrlib models (released models name a hub tokenizer)
+    amr_parse_tokenizer: str = ""  # overrides amr_tokenizer for the parse model (e.g. a facebook/bart-large copy)
+    amr_generate_tokenizer: str = ""  # overrides amr_tokenizer for the generate model (e.g. a t5-base copy)
+    amr_use_tense: str = "auto"  # tense-tag generator input: auto (generate_t5wtense models) | true | false
     nli_model: str = ""
     nli_labels: tuple[str, ...] = ()  # explicit label order when a model's labels are unnamed
     device: str = "cpu"
