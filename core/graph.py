@@ -330,43 +330,72 @@ def rebuild(graph: penman.Graph, triples: Iterable[Triple], top: str | None = No
 
 
 def _layout(triples: Sequence[Triple], top: str | None) -> tuple[list[int], dict[int, list]]:
-    """Depth-first order of triple indices from ``top`` and the layout markers per index."""
+    """Depth-first order of triple indices from ``top`` and the layout markers per index.
+
+    Placement first follows edges in their stored direction (so a reentrant node is placed
+    under its first parent in triple order, never pulled under a child); only nodes that cannot
+    be reached that way (relative clauses, ``:ARG0-of``) are placed under a neighbour through an
+    inverted edge. Then each node prints its own triples in their original order.
+    """
     n = len(triples)
     if top is None or n == 0:
         return list(range(n)), {}
     nodes = {s for s, _, _ in triples} | {top}
-    incident: dict[str, list[int]] = defaultdict(list)
     instance_of: dict[str, list[int]] = defaultdict(list)
+    outgoing: dict[str, list[int]] = defaultdict(list)
+    incoming: dict[str, list[int]] = defaultdict(list)
     for i, (s, r, t) in enumerate(triples):
         if r == INSTANCE:
             instance_of[s].append(i)
-            continue
-        incident[s].append(i)
-        if t in nodes and t != s:
-            incident[t].append(i)
+        else:
+            outgoing[s].append(i)
+            if t in nodes and t != s:
+                incoming[t].append(i)
+    placed_by: dict[str, int] = {}  # node -> index of the triple it is pushed on (top: -1)
+    placed_order: list[str] = []
+
+    def place(var: str, via: int) -> None:  # preorder, the same order emit() prints in
+        placed_by[var] = via
+        placed_order.append(var)
+        for i in outgoing[var]:
+            t = triples[i][2]
+            if t in nodes and t not in placed_by:
+                place(t, i)
+
+    place(top, -1)
+    k = 0
+    while k < len(placed_order):  # nodes reachable only against edge direction
+        var = placed_order[k]
+        k += 1
+        for i in incoming[var]:
+            s = triples[i][0]
+            if s not in placed_by:
+                place(s, i)
+    owned: dict[str, list[int]] = {v: instance_of[v] + outgoing[v] for v in placed_by}
+    for var, i in placed_by.items():
+        if i >= 0 and triples[i][0] == var:  # inverted placement: the edge prints under its target
+            owned[var].remove(i)
+            owned[triples[i][2]].append(i)
     used = [False] * n
-    visited: set[str] = set()
     order: list[int] = []
     markers: dict[int, list] = defaultdict(list)
 
-    def visit(var: str) -> None:
-        visited.add(var)
-        mine = instance_of[var] + sorted(incident[var])
-        for i in mine:
+    def emit(var: str) -> None:
+        mine = owned[var]
+        head = [i for i in mine if triples[i][1] == INSTANCE]
+        for i in head + sorted(i for i in mine if triples[i][1] != INSTANCE):
             if used[i]:
                 continue
-            s, r, t = triples[i]
-            if t == var and s != var and r != INSTANCE and s in visited:
-                continue  # an edge from a placed node: let that node print it as a reference
             used[i] = True
             order.append(i)
+            s, r, t = triples[i]
             other = t if s == var else s
-            if r != INSTANCE and other in nodes and other not in visited:
+            if r != INSTANCE and placed_by.get(other) == i:
                 markers[i].append(Push(other))
-                visit(other)
+                emit(other)
                 markers[order[-1]].append(POP)
 
-    visit(top)
+    emit(top)
     order.extend(i for i in range(n) if not used[i])
     return order, markers
 

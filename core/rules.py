@@ -1,0 +1,481 @@
+"""The five SentenceSmith edit rules: enumerate every applicable :class:`~core.types.Edit`, sample with a seed.
+
+Each rule is a pure function ``parsed -> list[Edit]`` (``[]`` means "not applicable"):
+
+- PN ``pn_edits``: ``:polarity -`` on the main predicate (``main-predicate``) or any eligible node
+  (``any-node``); a node that is already negated is un-negated instead (variant ``unnegate``).
+- RS ``rs_edits``: swap the ARG0 and ARG1 subtrees of an event (``agent-patient``, the paper), or
+  the edges of two leaves (``two-leaf``, the released code's behaviour).
+- US ``us_edits``: remove a leaf and its edge (``leaf``).
+- AR ``ar_edits`` / HS ``hs_edits``: replace a concept by a WordNet antonym / hypernym
+  (``antonym`` / ``hypernym``), keeping the sense suffix (``happy-01`` -> ``unhappy-01``).
+
+Every edited graph is re-laid out and checked with :func:`core.graph.validate_graph`; an edit that
+would produce an invalid graph is dropped and counted in :data:`DROPPED` (and logged at debug
+level). Within a rule, edits that produce the same graph are kept once (the first variant wins).
+``Edit.details`` follows docs/architecture.md.
+
+>>> from core.graph import decode
+>>> from core.types import ParsedSentence
+>>> p = ParsedSentence("The cat chased the mouse.", decode("(c / chase-01 :ARG0 (c2 / cat) :ARG1 (m / mouse))"))
+>>> [e.description for e in pn_edits(p)][:1]
+['negate chase-01 (main predicate)']
+>>> [e.description for e in rs_edits(p)]
+['swap ARG0 cat ↔ ARG1 mouse of chase-01']
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import penman
+
+from core.errors import ConfigError
+from core.graph import INSTANCE, POLARITY, Triple, rebuild, validate_graph
+from core.types import RULES, Edit, ParsedSentence
+
+log = logging.getLogger(__name__)
+
+PN_VARIANTS: tuple[str, ...] = ("main-predicate", "any-node")
+RS_VARIANTS: tuple[str, ...] = ("agent-patient", "two-leaf")
+VARIANTS: Mapping[str, tuple[str, ...]] = {
+    "PN": (*PN_VARIANTS, "unnegate"),
+    "RS": RS_VARIANTS,
+    "US": ("leaf",),
+    "AR": ("antonym",),
+    "HS": ("hypernym",),
+}
+
+PRONOUNS = frozenset(
+    {
+        "i", "you", "he", "she", "it", "we", "they", "me", "him", "her", "us", "them", "myself", "yourself",
+        "himself", "herself", "itself", "ourselves", "themselves", "one", "this", "that", "these", "those",
+        "who", "whom", "what", "which", "everyone", "someone", "anyone", "nobody",
+    }
+)  # fmt: skip
+CONNECTIVES = frozenset({"and", "or", "multi-sentence", "slash", "either", "neither"})
+# Concepts no rule edits: names and their parts, AMR special frames and entities.
+SPECIAL = frozenset({"name", "amr-unknown", "amr-choice", "amr-empty", "interrogative", "imperative", "expressive"})
+_SUFFIX = re.compile(r"^(?P<lemma>.+?)(?P<suffix>-\d+)$")
+_OP = re.compile(r"^:(op|snt)(\d+)$")
+
+DEFAULT_MAX_CANDIDATES = 3  # WordNet candidates per node for AR/HS (best ranked first)
+
+DROPPED: Counter[str] = Counter()
+"""Edits dropped because the edited graph failed validation, per rule (a debug counter)."""
+
+
+# --------------------------------------------------------------------------- graph index
+
+
+@dataclass
+class _Index:
+    """One pass over a graph: concepts, edges out/in, attributes, in triple order."""
+
+    graph: penman.Graph
+    concepts: dict[str, str]
+    out: dict[str, list[tuple[str, str]]]  # var -> [(role, child)]
+    into: dict[str, list[tuple[str, str]]]  # var -> [(parent, role)]
+    attrs: dict[str, list[tuple[str, str]]]  # var -> [(role, constant)]
+    order: list[str]  # variables in order of their :instance triple
+
+    @classmethod
+    def of(cls, graph: penman.Graph) -> _Index:
+        concepts: dict[str, str] = {}
+        order: list[str] = []
+        for s, r, t in graph.triples:
+            if r == INSTANCE and s not in concepts:
+                concepts[s] = t
+                order.append(s)
+        out: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        into: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        attrs: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for s, r, t in graph.triples:
+            if r == INSTANCE:
+                continue
+            if t in concepts:
+                out[s].append((r, t))
+                into[t].append((s, r))
+            else:
+                attrs[s].append((r, t))
+        return cls(graph, concepts, out, into, attrs, order)
+
+    def negated(self, var: str) -> bool:
+        return (POLARITY, "-") in self.attrs.get(var, ())
+
+    def is_leaf(self, var: str) -> bool:
+        return var in self.concepts and not self.out.get(var)
+
+    def named(self, var: str) -> bool:
+        return any(r == ":name" for r, _ in self.out.get(var, ()))
+
+    def eligible(self, var: str) -> bool:
+        """A node a rule may edit: not a pronoun, name, connective or special AMR concept."""
+        c = self.concepts.get(var, "")
+        return bool(c) and c not in PRONOUNS and c not in SPECIAL and c not in CONNECTIVES and not c.endswith("-91")
+
+    def label(self, var: str) -> str:
+        return self.concepts.get(var, var)
+
+
+def _build(rule: str, parsed: ParsedSentence, triples: list[Triple]) -> penman.Graph | None:
+    """The re-laid-out graph of ``triples``, or None (counted in DROPPED) when it is invalid."""
+    graph = rebuild(parsed.graph, triples)
+    problems = validate_graph(graph)
+    if problems:
+        DROPPED[rule] += 1
+        log.debug("%s edit dropped on %r: %s", rule, parsed.text, "; ".join(problems))
+        return None
+    return graph
+
+
+def _dedupe(edits: Iterable[Edit]) -> list[Edit]:
+    """Keep the first edit per resulting graph (variants that produce the same graph are one edit)."""
+    seen: set[frozenset[Triple]] = set()
+    kept = []
+    for e in edits:
+        key = frozenset(e.graph.triples)
+        if key not in seen:
+            seen.add(key)
+            kept.append(e)
+    return kept
+
+
+def _op_key(role: str) -> tuple[int, str]:
+    m = _OP.match(role)
+    return (int(m.group(2)), role) if m else (10**6, role)
+
+
+# --------------------------------------------------------------------------- PN
+
+
+def main_predicate(graph: penman.Graph) -> str | None:
+    """The top node, or under ``and``/``multi-sentence`` tops the first operand (by ``:opN``/``:sntN``).
+
+    >>> from core.graph import decode
+    >>> main_predicate(decode("(m / multi-sentence :snt2 (b / bark-01) :snt1 (r / run-01))"))
+    'r'
+    """
+    idx = _Index.of(graph)
+    var = graph.top
+    seen: set[str] = set()
+    while var is not None and idx.concepts.get(var) in CONNECTIVES and var not in seen:
+        seen.add(var)
+        ops = sorted((r, t) for r, t in idx.out.get(var, ()) if _OP.match(r))
+        ops.sort(key=lambda rt: _op_key(rt[0]))
+        var = ops[0][1] if ops else None
+    if var is None or not idx.eligible(var):
+        return None
+    return var
+
+
+def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = PN_VARIANTS) -> list[Edit]:
+    """Polarity negation: negate (or un-negate) the main predicate and/or any eligible node."""
+    _check_variants("PN", variants, PN_VARIANTS)
+    idx = _Index.of(parsed.graph)
+    targets: list[tuple[str, str]] = []  # (var, where)
+    if "main-predicate" in variants:
+        main = main_predicate(parsed.graph)
+        if main is not None:
+            targets.append((main, "main predicate"))
+    if "any-node" in variants:
+        targets += [(v, "any node") for v in idx.order if idx.eligible(v)]
+    edits = []
+    for var, where in targets:
+        triples = list(parsed.graph.triples)
+        if idx.negated(var):
+            action, variant, verb = "unnegate", "unnegate", "un-negate"
+            triples = [t for t in triples if t != (var, POLARITY, "-")]
+        else:
+            action, verb = "negate", "negate"
+            variant = "main-predicate" if where == "main predicate" else "any-node"
+            at = next(i for i, t in enumerate(triples) if t[0] == var and t[1] == INSTANCE)
+            triples.insert(at + 1, (var, POLARITY, "-"))
+        graph = _build("PN", parsed, triples)
+        if graph is None:
+            continue
+        edits.append(
+            Edit(
+                rule="PN",
+                variant=variant,
+                description=f"{verb} {idx.label(var)} ({where})",
+                nodes=(var,),
+                source=parsed,
+                graph=graph,
+                details={"node": var, "action": action},
+            )
+        )
+    return _dedupe(edits)
+
+
+# --------------------------------------------------------------------------- RS
+
+
+def _signature(idx: _Index, var: str) -> tuple[Any, ...] | None:
+    """Leaves with equal signatures are interchangeable (swapping them changes nothing)."""
+    if not idx.is_leaf(var):
+        return None
+    return (idx.concepts[var], tuple(sorted(idx.attrs.get(var, ()))))
+
+
+def _swap_targets(triples: Sequence[Triple], first: Triple, second: Triple) -> list[Triple]:
+    """Replace edge ``first`` by ``second``'s target and vice versa."""
+    (s1, r1, t1), (s2, r2, t2) = first, second
+    swapped = []
+    for t in triples:
+        if t == first:
+            swapped.append((s1, r1, t2))
+        elif t == second:
+            swapped.append((s2, r2, t1))
+        else:
+            swapped.append(t)
+    return swapped
+
+
+def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = RS_VARIANTS) -> list[Edit]:
+    """Role swap: ARG0 <-> ARG1 of each event (``agent-patient``) and/or two leaves' edges (``two-leaf``)."""
+    _check_variants("RS", variants, RS_VARIANTS)
+    idx = _Index.of(parsed.graph)
+    triples = parsed.graph.triples
+    edits: list[Edit] = []
+    if "agent-patient" in variants:
+        for event in idx.order:
+            outs = idx.out.get(event, ())
+            for a in [t for r, t in outs if r == ":ARG0"]:
+                for b in [t for r, t in outs if r == ":ARG1"]:
+                    if a == b or (_signature(idx, a) is not None and _signature(idx, a) == _signature(idx, b)):
+                        continue
+                    graph = _build("RS", parsed, _swap_targets(triples, (event, ":ARG0", a), (event, ":ARG1", b)))
+                    if graph is None:
+                        continue
+                    edits.append(
+                        Edit(
+                            rule="RS",
+                            variant="agent-patient",
+                            description=f"swap ARG0 {idx.label(a)} ↔ ARG1 {idx.label(b)} of {idx.label(event)}",
+                            nodes=(event, a, b),
+                            source=parsed,
+                            graph=graph,
+                            details={"event": event, "a": a, "b": b, "roles": (":ARG0", ":ARG1")},
+                        )
+                    )
+    if "two-leaf" in variants:
+        leaves = [v for v in idx.order if v != parsed.graph.top and idx.is_leaf(v) and len(idx.into.get(v, ())) == 1]
+        for i, a in enumerate(leaves):
+            (pa, ra) = idx.into[a][0]
+            for b in leaves[i + 1 :]:
+                (pb, rb) = idx.into[b][0]
+                if (pa, ra) == (pb, rb) or _signature(idx, a) == _signature(idx, b):
+                    continue
+                graph = _build("RS", parsed, _swap_targets(triples, (pa, ra, a), (pb, rb, b)))
+                if graph is None:
+                    continue
+                edits.append(
+                    Edit(
+                        rule="RS",
+                        variant="two-leaf",
+                        description=(
+                            f"swap leaves {idx.label(a)} ({ra} of {idx.label(pa)}) ↔ "
+                            f"{idx.label(b)} ({rb} of {idx.label(pb)}) [released-code behaviour]"
+                        ),
+                        nodes=(a, b),
+                        source=parsed,
+                        graph=graph,
+                        details={"a": a, "b": b, "roles": (ra, rb), "parents": (pa, pb)},
+                    )
+                )
+    return _dedupe(edits)
+
+
+# --------------------------------------------------------------------------- US
+
+
+def us_edits(parsed: ParsedSentence) -> list[Edit]:
+    """Underspecification: drop each non-top leaf with a single incoming edge (never a name node)."""
+    idx = _Index.of(parsed.graph)
+    edits = []
+    for var in idx.order:
+        if var == parsed.graph.top or not idx.is_leaf(var) or idx.concepts[var] == "name":
+            continue
+        parents = idx.into.get(var, ())
+        if len(parents) != 1:
+            continue  # reentrant: dropping one mention is not a leaf removal
+        parent, role = parents[0]
+        kept = [t for t in parsed.graph.triples if t[0] != var and t != (parent, role, var)]
+        graph = _build("US", parsed, kept)
+        if graph is None:
+            continue
+        edits.append(
+            Edit(
+                rule="US",
+                variant="leaf",
+                description=f"drop leaf {idx.label(var)} ({role} of {idx.label(parent)})",
+                nodes=(var, parent),
+                source=parsed,
+                graph=graph,
+                details={"node": var, "parent": parent, "role": role},
+            )
+        )
+    return _dedupe(edits)
+
+
+# --------------------------------------------------------------------------- AR / HS
+
+
+def split_concept(concept: str) -> tuple[str, str]:
+    """``("happy", "-01")`` from ``happy-01``; ``("cat", "")`` from ``cat``.
+
+    >>> split_concept("have-org-role-91"), split_concept("ice-cream")
+    (('have-org-role', '-91'), ('ice-cream', ''))
+    """
+    m = _SUFFIX.match(concept)
+    return (m.group("lemma"), m.group("suffix")) if m else (concept, "")
+
+
+def node_pos(parsed: ParsedSentence, var: str, concept: str) -> tuple[str, ...]:
+    """Universal POS tags to try for ``var``: the aligned token's, else a guess from the concept.
+
+    A guess is ``VERB`` then ``ADJ`` for a concept with a sense suffix (``happy-01``), else ``NOUN``.
+    """
+    from core.lexicon import wn_pos
+
+    for i in parsed.alignment.get(var, ()):
+        if 0 <= i < len(parsed.tokens):
+            pos = parsed.tokens[i].pos
+            return (pos,) if wn_pos(pos) else ()
+    return ("VERB", "ADJ") if split_concept(concept)[1] else ("NOUN",)
+
+
+def _lexical_edits(
+    rule: str, variant: str, parsed: ParsedSentence, lookup: Callable[[str, str], list[Any]], max_candidates: int
+) -> list[Edit]:
+    from core.lexicon import UNIVERSAL_POS, wn_pos
+
+    idx = _Index.of(parsed.graph)
+    word = "antonym" if rule == "AR" else "hypernym"
+    edits = []
+    for var in idx.order:
+        old = idx.concepts[var]
+        if not idx.eligible(var) or idx.named(var) or old.startswith('"'):
+            continue
+        lemma, suffix = split_concept(old)
+        if not lemma.replace("-", "").isalpha():
+            continue
+        for pos in node_pos(parsed, var, old):
+            candidates = lookup(lemma, pos)[:max_candidates] if max_candidates > 0 else lookup(lemma, pos)
+            if not candidates:
+                continue
+            upos = UNIVERSAL_POS[wn_pos(pos) or "n"]
+            for cand in candidates:
+                new_concept = "-".join(cand.lemma.split()) + suffix
+                if new_concept == old:
+                    continue
+                triples = [
+                    (s, r, new_concept) if (s == var and r == INSTANCE) else (s, r, t)
+                    for s, r, t in parsed.graph.triples
+                ]
+                graph = _build(rule, parsed, triples)
+                if graph is None:
+                    continue
+                edits.append(
+                    Edit(
+                        rule=rule,
+                        variant=variant,
+                        description=f"{word} {lemma} → {cand.lemma}",
+                        nodes=(var,),
+                        source=parsed,
+                        graph=graph,
+                        details={
+                            "node": var,
+                            "old_concept": old,
+                            "new_concept": new_concept,
+                            "new_lemma": cand.lemma,
+                            "pos": upos,
+                            "synset": cand.synset,
+                            "old_lemma": lemma,
+                        },
+                    )
+                )
+            break  # the first POS with candidates decides
+    return _dedupe(edits)
+
+
+def ar_edits(parsed: ParsedSentence, max_candidates: int = DEFAULT_MAX_CANDIDATES) -> list[Edit]:
+    """Antonym replacement through WordNet (up to ``max_candidates`` per node, best first; 0 = all)."""
+    from core.lexicon import antonyms
+
+    return _lexical_edits("AR", "antonym", parsed, antonyms, max_candidates)
+
+
+def hs_edits(parsed: ParsedSentence, max_candidates: int = DEFAULT_MAX_CANDIDATES) -> list[Edit]:
+    """Hypernym substitution through WordNet (up to ``max_candidates`` per node, best first; 0 = all)."""
+    from core.lexicon import hypernyms
+
+    return _lexical_edits("HS", "hypernym", parsed, hypernyms, max_candidates)
+
+
+# --------------------------------------------------------------------------- all rules, sampling
+
+
+RULE_FUNCTIONS: dict[str, Callable[[ParsedSentence], list[Edit]]] = {
+    "PN": pn_edits,
+    "RS": rs_edits,
+    "US": us_edits,
+    "AR": ar_edits,
+    "HS": hs_edits,
+}
+
+
+def _check_variants(rule: str, variants: Sequence[str], known: Sequence[str]) -> None:
+    unknown = [v for v in variants if v not in known]
+    if unknown:
+        raise ConfigError(
+            f"unknown {rule} variant(s): {', '.join(unknown)}", hint=f"{rule} variants are: {', '.join(known)}"
+        )
+
+
+def enumerate_edits(parsed: ParsedSentence, rules: Sequence[str] = RULES) -> dict[str, list[Edit]]:
+    """Every applicable edit of each rule in ``rules`` (a rule that does not apply maps to ``[]``).
+
+    >>> from core.graph import decode
+    >>> p = ParsedSentence("The cat chased the mouse.", decode("(c / chase-01 :ARG0 (c2 / cat) :ARG1 (m / mouse))"))
+    >>> {rule: len(edits) for rule, edits in enumerate_edits(p, ("PN", "US")).items()}
+    {'PN': 3, 'US': 2}
+    """
+    unknown = [r for r in rules if r not in RULE_FUNCTIONS]
+    if unknown:
+        raise ConfigError(f"unknown rule(s): {', '.join(unknown)}", hint=f"rules are: {', '.join(RULES)}")
+    if not parsed.ok or not parsed.graph.triples:
+        return {rule: [] for rule in rules}
+    return {rule: RULE_FUNCTIONS[rule](parsed) for rule in rules}
+
+
+def _rule_order(rule: str) -> tuple[int, str]:
+    return (RULES.index(rule), rule) if rule in RULES else (len(RULES), rule)
+
+
+def sample_edits(edits_by_rule: Mapping[str, Sequence[Edit]], per_rule: int, seed: int) -> list[Edit]:
+    """Up to ``per_rule`` edits of each rule, chosen with ``seed``; deterministic and order-independent.
+
+    Each rule draws from its own ``random.Random(f"{seed}:{rule}")`` over its edits sorted by
+    ``Edit.key``, so the result does not depend on dict order, on list order, or on which other
+    rules are present. Output: rules in :data:`RULES` order, each rule's picks in enumeration order.
+    """
+    if per_rule < 0:
+        raise ConfigError(f"per_rule must be >= 0, got {per_rule}", hint="pass per_rule=1 or more")
+    picked: list[Edit] = []
+    for rule in sorted(edits_by_rule, key=_rule_order):
+        edits = list(edits_by_rule[rule])
+        if not edits or per_rule == 0:
+            continue
+        positions = sorted(range(len(edits)), key=lambda i: (edits[i].key, i))
+        rng = random.Random(f"{seed}:{rule}")
+        chosen = set(rng.sample(positions, min(per_rule, len(edits))))
+        picked.extend(e for i, e in enumerate(edits) if i in chosen)
+    return picked
