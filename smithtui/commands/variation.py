@@ -1,0 +1,96 @@
+"""``smithtui variation``: semantic variation of whole books across embedding models, headless."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from core.errors import InputError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "variation",
+        help="compare embedding models on the semantic structure of books (SSMs, PAF/NAF/DDAF, novelty)",
+        description=(
+            "Split each book into sentences, embed them with every model (cached), and write model agreement "
+            "(Pearson maps of the successive-similarity series and of the SSMs; PAF, NAF, DDAF), per-sentence "
+            "novelty and figures to --out. Memory grows with N x block, never N^2 x models."
+        ),
+    )
+    p.add_argument("--book", action="append", required=True, help="plain-text or Gutenberg book (repeat for several)")
+    p.add_argument("--models", required=True, help="comma-separated embedder names, e.g. minilm,tfidf,bow")
+    p.add_argument("--out", required=True, help="results folder (created; files in it are replaced)")
+    p.add_argument("--splitter", default="spacy", help="sentence splitter: spacy (senter, default) | spacy-parser | rules")
+    p.add_argument("--max-sentences", type=int, dest="max_sentences", help="only the first N sentences of each book")
+    p.add_argument("--memory-mb", type=float, default=128.0, dest="memory_mb", help="block buffer budget (default 128)")
+    p.add_argument("--block-rows", type=int, dest="block_rows", help="rows per block (default: from --memory-mb)")
+    p.add_argument("--diagonal", choices=("exclude", "include"), default="exclude", help="z-scoring scope (default exclude)")
+    p.add_argument("--threshold", type=float, default=0.0, help="|z| above which a pair counts as positive/negative")
+    p.add_argument("--novelty", choices=("window", "global"), default="window", help="novelty against the preceding window or the whole book")
+    p.add_argument("--window", type=int, default=20, help="preceding sentences for --novelty window (default 20)")
+    p.add_argument("--top", type=int, default=10, help="novel passages listed per book (default 10)")
+    p.add_argument("--min-words", type=int, default=5, dest="min_words", help="shortest sentence listed as a passage")
+    p.add_argument("--no-figures", action="store_true", dest="no_figures", help="skip the PNG figures")
+    p.add_argument("--cache-dir", dest="cache_dir", help="embedding cache folder (default from config)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from core.config import load_settings
+    from core.variation.novelty import NoveltyParams
+    from core.variation.run import VariationConfig, VariationEvent, run_variation
+    from core.variation.ssm import SSMParams
+
+    settings = load_settings(args.config, cli_overrides={"models.cache_dir": args.cache_dir})
+    models = tuple(m.strip() for m in args.models.split(",") if m.strip())
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {out} is a file", hint="name a folder for the results")
+    config = VariationConfig(
+        models=models,
+        splitter=args.splitter,
+        max_sentences=args.max_sentences,
+        ssm=SSMParams(diagonal=args.diagonal, threshold=args.threshold),
+        novelty=NoveltyParams(mode=args.novelty, window=args.window, top_k=args.top, min_words=args.min_words),
+        memory_mb=args.memory_mb,
+        block_rows=args.block_rows,
+        figures=not args.no_figures,
+    )
+    source = _source(settings, models)
+    tty = sys.stderr.isatty()
+    last = {"key": None}
+
+    def on_event(ev: VariationEvent) -> None:
+        key = (ev.stage, ev.book, ev.model)
+        if ev.message and (key != last["key"] or ev.stage == "done"):
+            print(f"[{ev.stage}] {ev.book} {ev.message}".rstrip(), file=sys.stderr)
+        last["key"] = key
+        if tty and ev.total and ev.stage in ("embed", "analyse", "read"):
+            label = f"{ev.stage} {ev.book} {ev.model}".strip()
+            end = "\n" if ev.done >= ev.total else ""
+            print(f"\r  {label}: {ev.done}/{ev.total}", end=end, file=sys.stderr, flush=True)
+
+    result = run_variation(args.book, config, source, out, on_event=on_event)
+    for err in result.errors:
+        print(f"smithtui: skipped {err['book']}: {err['error']}" + (f" (hint: {err['hint']})" if err["hint"] else ""), file=sys.stderr)
+    for r in result.books:
+        best = r.agreement.ranked_pairs("ssm_corr")
+        top = ", ".join(f"{a}~{b} r={v:.2f}" for a, b, v in best[:3]) or "(one model)"
+        print(f"{r.book.name}: {len(r.book)} sentences; most agreeing: {top}")
+    if result.mean is not None:
+        best = result.mean.ranked_pairs("ssm_corr")
+        print("mean over books: " + (", ".join(f"{a}~{b} r={v:.2f}" for a, b, v in best[:3]) or "(one model)"))
+    print(f"results: {out / 'results.json'}, table: {out / 'agreement.md'}")
+    return 0
+
+
+def _source(settings: Any, models: tuple[str, ...]) -> Any:
+    """The registry-backed embedding source, after checking every model name is known and usable."""
+    from core.variation.run import RegistrySource
+
+    source = RegistrySource(settings.cache_dir(), settings)
+    source.check(models)
+    return source
