@@ -1,0 +1,549 @@
+"""Alignment-preserving realizer: writes a graph edit into the source's own words.
+
+Unlike a neural AMR-to-text generator, :class:`AlignedRealizer` never rewrites the sentence: it
+edits only the tokens aligned to the nodes the edit touched (plus the function words grammar then
+requires: do-support, pronoun case, agreement, ``a``/``an``, dangling prepositions and commas) and
+copies every other token, with its spacing and casing, from the source. Foils therefore stay
+lexically close to their source, which is what makes them hard for bag-of-words models.
+
+What each rule does on the surface (see ``docs/realizer.md`` for the full list of choices):
+
+- PN negate: ``not`` after the first auxiliary/copula (``can`` → ``cannot``), else do-support
+  (``bites`` → ``does not bite``); nouns get ``no`` (``the cat`` → ``no cat``), adjectives and
+  adverbs ``not``. Un-negate removes ``not``/``n't``/``never`` and undoes do-support.
+- RS: swaps the two aligned phrases (dependency subtrees), fixing pronoun case, possessives,
+  subject-verb agreement and the sentence-initial capital.
+- US: deletes the node's words with their determiners, dangling prepositions and commas.
+- AR/HS: substitutes the new lemma inflected like the old word (``won`` → ``lost``).
+
+Errors are values: an edit that cannot be realized gives ``Realization(text=source, error=...)``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from core import realize_morph as morph
+from core.progress import ProgressCallback, check_cancel, report
+from core.realize_work import SUBJECT_DEPS, Sentence, Unrealizable, Work
+from core.types import Edit, Realization, Token
+
+_NEG_WORDS = frozenset({"not", "n't", "never", "no", "cannot", "nobody", "nothing", "none", "nowhere", "neither"})
+_CONTRACTED_OPERATORS = {"wo": "will", "ca": "can", "sha": "shall", "ai": "is"}
+_POSITIVE = {"nobody": "somebody", "nothing": "something", "nowhere": "somewhere", "none": "some", "cannot": "can"}
+_NEGATABLE_DETS = frozenset({"the", "a", "an", "some", "any", "this", "that", "these", "those", "every", "each", "all"})
+_MODIFIER_DEPS = frozenset({"poss", "amod", "compound", "nummod", "det", "nmod", "case", "advmod", "npadvmod"})
+_SUBJECTLESS_OK = frozenset({"csubj", "csubjpass"})
+
+
+class AlignedRealizer:
+    """Generator backend ``aligned``: realizes :class:`Edit` s by editing the aligned source tokens.
+
+    Needs a parser that fills ``ParsedSentence.tokens`` and ``alignment`` (the offline dependency
+    parser does); for parsers without alignments every edit comes back as an error value.
+    """
+
+    name = "aligned"
+
+    def generate(
+        self,
+        edits: Sequence[Edit],
+        *,
+        progress: ProgressCallback | None = None,
+        cancel: threading.Event | None = None,
+    ) -> list[Realization]:
+        """One :class:`Realization` per edit, in order; never raises for a single bad edit."""
+        cache: dict[int, Sentence] = {}
+        out: list[Realization] = []
+        for n, edit in enumerate(edits):
+            check_cancel(cancel)
+            out.append(self.realize(edit, cache))
+            report(progress, n + 1, len(edits))
+        return out
+
+    def realize(self, edit: Edit, cache: dict[int, Sentence] | None = None) -> Realization:
+        """Realize one edit (``cache`` shares the per-sentence analysis between edits of one source)."""
+        source = edit.source
+        if not source.ok:
+            return self._error(edit, f"the source sentence was not parsed: {source.error}")
+        if not source.tokens or not source.alignment:
+            return self._error(
+                edit,
+                "the source parse has no token alignment; the aligned realizer needs an aligned parser "
+                "(e.g. 'dep') or use a neural generator",
+            )
+        op = _OPERATIONS.get(edit.rule)
+        if op is None:
+            return self._error(edit, f"unknown rule {edit.rule!r}")
+        key = id(source)
+        sent = cache.get(key) if cache is not None else None
+        if sent is None:
+            sent = Sentence(source.tokens, source.alignment)
+            if cache is not None:
+                cache[key] = sent
+        work = Work(sent)
+        try:
+            op(work, edit, _concepts(edit))
+        except Unrealizable as exc:
+            return self._error(edit, str(exc))
+        except (KeyError, IndexError, TypeError, ValueError) as exc:  # malformed details or alignment
+            return self._error(edit, f"malformed edit for this sentence ({type(exc).__name__}: {exc})")
+        work.fix_punctuation()
+        work.fix_articles()
+        work.fix_capitals()
+        text, spans = work.render()
+        if text == sent.text:
+            return self._error(edit, "the edit left the words unchanged")
+        return Realization(text=text, changed_spans=spans, generator=self.name)
+
+    def _error(self, edit: Edit, message: str) -> Realization:
+        return Realization(text=edit.source.text, generator=self.name, error=message)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _concepts(edit: Edit) -> dict[str, str]:
+    concepts: dict[str, str] = {}
+    for graph in (edit.source.graph, edit.graph):
+        if graph is None:
+            continue
+        for var, _, concept in graph.instances():
+            concepts.setdefault(var, str(concept))
+    return concepts
+
+
+def _detail(edit: Edit, key: str) -> Any:
+    if key in edit.details:
+        return edit.details[key]
+    if key == "node" and edit.nodes:
+        return edit.nodes[0]
+    raise Unrealizable(f"the {edit.rule} edit has no {key!r} in its details")
+
+
+def _head(work: Work, var: str, concepts: Mapping[str, str], parent: str | None = None) -> Token:
+    return work.sent.node_head(var, concepts.get(var, ""), parent)
+
+
+def _parent(edit: Edit, var: str, role: str | None) -> str | None:
+    """The node above ``var`` through ``role`` in the source graph (first match), else None."""
+    for src, r, tgt in edit.source.graph.edges():
+        if tgt == var and (role is None or r == role):
+            return src
+    return None
+
+
+# ---------------------------------------------------------------- PN: negation
+
+
+def _polarity(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
+    var = _detail(edit, "node")
+    action = edit.details.get("action", "unnegate" if edit.variant == "unnegate" else "negate")
+    if action == "unnegate":
+        _unnegate(work, var, concepts)
+    elif action == "negate":
+        _negate(work, var, concepts)
+    else:
+        raise Unrealizable(f"unknown PN action {action!r}")
+
+
+def _claimed_negations(sent: Sentence, but: str) -> set[int]:
+    """Negation tokens the parser aligned to some other node's ``:polarity``."""
+    return {
+        i
+        for key, idxs in sent.alignment.items()
+        if key.endswith(":polarity") and key[: -len(":polarity")] != but
+        for i in idxs
+    }
+
+
+def _has_negation(sent: Sentence, tok: Token, var: str) -> bool:
+    if sent.alignment.get(f"{var}:polarity"):
+        return True
+    claimed = _claimed_negations(sent, var)
+    heads = [tok]
+    if tok.dep in ("aux", "auxpass", "acomp", "attr"):
+        heads.append(sent.head(tok))
+    return any(
+        (k.dep == "neg" or k.text.lower() in ("not", "n't", "never")) and k.i not in claimed
+        for h in heads
+        for k in sent.kids(h.i)
+    )
+
+
+def _negated_after(sent: Sentence, op: Token) -> bool:
+    """``op`` is directly followed by a negation (``can|not``, ``does|n't``)."""
+    nxt = op.i + 1
+    return nxt < len(sent.tokens) and sent.tok(nxt).text.lower() in ("not", "n't")
+
+
+def _negate(work: Work, var: str, concepts: Mapping[str, str]) -> None:
+    sent = work.sent
+    tok = _head(work, var, concepts)
+    if _has_negation(sent, tok, var):
+        raise Unrealizable(f"'{tok.text}' is already negated; un-negate it instead")
+    if tok.dep in ("aux", "auxpass") and tok.head != tok.i:
+        if tok.tag == "TO":
+            work.insert_before(tok.i, ["not"])
+        else:
+            _negate_operator(work, tok, sent.head(tok))
+    elif tok.pos in ("VERB", "AUX"):
+        _negate_verb(work, tok)
+    elif tok.dep in ("acomp", "attr", "oprd") and sent.head(tok).pos in ("VERB", "AUX"):
+        _negate_verb(work, sent.head(tok))
+    elif tok.pos in ("ADJ", "ADV") or (tok.pos in ("SCONJ", "ADP") and tok.dep in ("mark", "prep")):
+        work.insert_before(tok.i, ["not"])  # "a not happy dog", "not because ..."
+    elif tok.pos in ("NOUN", "NUM"):
+        _negate_noun(work, tok)
+    else:
+        raise Unrealizable(
+            f"cannot negate '{tok.text}' ({tok.pos}) on the surface; only verbs, adjectives, adverbs and "
+            "common nouns are negated"
+        )
+
+
+def _negate_verb(work: Work, verb: Token) -> None:
+    sent = work.sent
+    auxes = sent.kids(verb.i, "aux", "auxpass")
+    if auxes:
+        first = auxes[0]
+        if first.tag == "TO":
+            work.insert_before(first.i, ["not"])
+        elif _negated_after(sent, first):  # the auxiliary's own negation: "cannot not remember"
+            work.insert_before(verb.i, ["not"])
+        else:
+            _negate_operator(work, first, verb)
+        return
+    if verb.lemma.lower() == "be" or verb.tag == "MD":
+        _negate_operator(work, verb, verb)
+        return
+    finite = verb.tag in ("VBZ", "VBD", "VBP") or (
+        verb.tag == "VB" and (verb.dep == "ROOT" or sent.subject(verb.i) is not None)
+    )
+    if finite:
+        do = {"VBZ": "does", "VBD": "did"}.get(verb.tag, "do")
+        work.insert_before(verb.i, [morph.match_case(do, verb.text) if verb.text.isupper() else do, "not"])
+        work.replace(verb.i, morph.base_form(verb.text, verb.lemma))
+    else:  # participle, gerund or bare infinitive: "not sitting", "not eaten"
+        work.insert_before(verb.i, ["not"])
+
+
+def _negate_operator(work: Work, op: Token, clause: Token) -> None:
+    """``not`` after a finite auxiliary/copula/modal; after the subject when it is inverted (questions)."""
+    sent = work.sent
+    subj = sent.subject(clause.i) or sent.subject(op.i)
+    if subj is not None and subj.i > op.i:
+        work.insert_after(max(sent.subtree(subj.i)), ["not"])
+    elif op.text.lower() == "can":
+        work.replace(op.i, morph.match_case("cannot", op.text))
+    else:
+        work.insert_after(op.i, ["not" if not op.text.isupper() else "NOT"])
+
+
+def _negate_noun(work: Work, noun: Token) -> None:
+    sent = work.sent
+    if noun.dep in ("compound", "poss", "appos") or noun.pos not in ("NOUN", "NUM"):
+        raise Unrealizable(f"cannot negate '{noun.text}' ({noun.dep}) on the surface")
+    blockers = sent.kids(noun.i, "poss", "nummod", "quantmod", "predet")
+    if blockers:
+        raise Unrealizable(
+            f"cannot negate '{sent.phrase_text(sent.subtree(noun.i))}' with 'no': it already has '{blockers[0].text}'"
+        )
+    dets = sent.kids(noun.i, "det")
+    if dets:
+        det = dets[0]
+        if det.text.lower() not in _NEGATABLE_DETS:
+            raise Unrealizable(f"cannot negate '{det.text} {noun.text}' with 'no'")
+        work.replace(det.i, morph.match_case("no", det.text))
+    else:
+        work.insert_before(min(sent.subtree(noun.i)), ["no"])
+
+
+def _negation_tokens(sent: Sentence, var: str, concepts: Mapping[str, str]) -> list[Token]:
+    key = f"{var}:polarity"
+    if sent.alignment.get(key):
+        return [sent.tok(i) for i in sorted(set(sent.alignment[key])) if 0 <= i < len(sent.tokens)]
+    tok = sent.node_head(var, concepts.get(var, ""))
+    if tok.text.lower() in _NEG_WORDS:
+        return [tok]
+    heads = [tok]
+    if tok.dep in ("aux", "auxpass", "acomp", "attr", "oprd"):
+        heads.append(sent.head(tok))
+    found = [
+        k
+        for h in heads
+        for k in sent.kids(h.i)
+        if k.dep == "neg" or (k.text.lower() in _NEG_WORDS and k.dep in ("det", "advmod", "neg", "preconj"))
+    ]
+    return sorted({k.i: k for k in found}.values(), key=lambda t: t.i)
+
+
+def _unnegate(work: Work, var: str, concepts: Mapping[str, str]) -> None:
+    sent = work.sent
+    negs = _negation_tokens(sent, var, concepts)
+    if not negs:
+        tok = sent.node_head(var, concepts.get(var, ""))
+        raise Unrealizable(f"no negation word found for '{tok.text}' to remove")
+    for neg in negs:
+        _remove_negation(work, neg)
+
+
+def _remove_negation(work: Work, neg: Token) -> None:
+    sent = work.sent
+    low = neg.text.lower()
+    if low in ("not", "n't"):
+        prev = sent.tok(neg.i - 1) if neg.i > 0 else None
+        verb = sent.head(neg)
+        if prev is not None and low == "n't" and prev.text.lower() in _CONTRACTED_OPERATORS:
+            work.replace(prev.i, morph.match_case(_CONTRACTED_OPERATORS[prev.text.lower()], prev.text))
+        if prev is not None and _is_do_support(sent, prev, verb):
+            work.delete(prev.i)
+            if prev.tag in ("VBZ", "VBD"):
+                form = morph.inflect(verb.lemma.lower(), prev.tag)
+                work.replace(verb.i, morph.match_case(form, verb.text) if verb.text.isupper() else form)
+        work.delete(neg.i)
+    elif low == "never":
+        work.delete(neg.i)
+    elif low == "no":
+        head = sent.head(neg)
+        word = "some" if head.tag in ("NNS", "NNPS") else "a"  # a/an is re-chosen by fix_articles
+        work.replace(neg.i, morph.match_case(word, neg.text))
+    elif low in _POSITIVE:
+        work.replace(neg.i, morph.match_case(_POSITIVE[low], neg.text))
+    else:
+        raise Unrealizable(f"cannot remove the negation carried by '{neg.text}'")
+
+
+def _is_do_support(sent: Sentence, aux: Token, verb: Token) -> bool:
+    """``does``/``did``/``do`` that only carries a negation (``does not bite``), not a question's inversion."""
+    if aux.lemma.lower() != "do" or aux.dep != "aux" or aux.head != verb.i or verb.tag != "VB":
+        return False
+    subj = sent.subject(verb.i)
+    return subj is None or subj.i < aux.i
+
+
+# ---------------------------------------------------------------- RS: role swap
+
+
+def _phrase(sent: Sentence, tok: Token, other: Token) -> tuple[int, int]:
+    """The contiguous span of ``tok``'s subtree, without ``other``'s subtree, case markers and edge punctuation."""
+    sub = set(sent.subtree(tok.i))
+    if other.i in sub:
+        sub -= set(sent.subtree(other.i))
+    for marker in sent.kids(tok.i, "case"):
+        sub -= set(sent.subtree(marker.i))
+    lo = hi = tok.i
+    while lo - 1 in sub:
+        lo -= 1
+    while hi + 1 in sub:
+        hi += 1
+    run = set(range(lo, hi + 1))
+
+    def dangling(i: int) -> bool:
+        t = sent.tok(i)
+        if t.pos == "PUNCT" or t.dep in ("cc", "case", "mark"):
+            return True
+        return t.dep in ("prep", "agent", "dative") and not set(sent.subtree(i)) <= run
+
+    while lo < tok.i and dangling(lo):
+        lo += 1
+    while hi > tok.i and dangling(hi):
+        hi -= 1
+    return lo, hi
+
+
+_NOMINAL = frozenset({"NOUN", "PROPN", "PRON", "NUM"})
+
+
+def _category(tok: Token) -> str:
+    if tok.pos in _NOMINAL:
+        return "noun phrase"
+    if tok.pos in ("VERB", "AUX"):
+        return "clause"
+    return {"ADJ": "adjective", "ADV": "adverb"}.get(tok.pos, tok.pos.lower())
+
+
+def _swappable(sent: Sentence, ta: Token, tb: Token) -> tuple[Token, Token]:
+    """Heads of two phrases of the same kind; a predicate adjective/noun swapped with a clause stands for its copula."""
+    ca, cb = _category(ta), _category(tb)
+    if ca != cb and "clause" in (ca, cb):
+        ta, tb = (_copula(sent, ta) if ca != "clause" else ta), (_copula(sent, tb) if cb != "clause" else tb)
+        ca, cb = _category(ta), _category(tb)
+    if ca != cb:
+        raise Unrealizable(
+            f"cannot swap the {ca} '{ta.text}' with the {cb} '{tb.text}': the sentence would no longer parse"
+        )
+    return ta, tb
+
+
+def _copula(sent: Sentence, tok: Token) -> Token:
+    head = sent.head(tok)
+    if tok.dep in ("acomp", "attr", "oprd") and head.lemma.lower() == "be":
+        return head
+    return tok
+
+
+def _role_case(sent: Sentence, dest: Token) -> str:
+    if dest.tag in ("PRP$", "WP$") or dest.dep == "poss":
+        return "poss"
+    if dest.dep in SUBJECT_DEPS:
+        return "nom"
+    if dest.dep == "conj":  # a conjunct takes the case of the first conjunct
+        return _role_case(sent, sent.head(dest))
+    return "acc"
+
+
+def _swap(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
+    sent = work.sent
+    va, vb = _detail(edit, "a"), _detail(edit, "b")
+    roles = tuple(edit.details.get("roles") or (None, None))
+    parents = tuple(edit.details.get("parents") or ())
+    if len(parents) != 2:
+        event = edit.details.get("event")
+        parents = (event, event) if event else (_parent(edit, va, roles[0]), _parent(edit, vb, roles[1]))
+    ta, tb = _head(work, va, concepts, parents[0]), _head(work, vb, concepts, parents[1])
+    if ta.i == tb.i:
+        raise Unrealizable(f"'{ta.text}' stands for both swapped nodes")
+    ta, tb = _swappable(sent, ta, tb)
+    for inner, outer in ((ta, tb), (tb, ta)):
+        if inner.head == outer.i and inner.dep in _MODIFIER_DEPS:
+            raise Unrealizable(f"cannot swap '{outer.text}' with its own modifier '{inner.text}'")
+    span_a, span_b = _phrase(sent, ta, tb), _phrase(sent, tb, ta)
+    if not (span_a[1] < span_b[0] or span_b[1] < span_a[0]):
+        raise Unrealizable(f"the phrases of '{ta.text}' and '{tb.text}' overlap")
+    first, second = sorted((span_a, span_b))
+    work.swap_spans(first, second)
+    _fit_role(work, ta, span_a, tb)
+    _fit_role(work, tb, span_b, ta)
+    for moved, dest in ((ta, tb), (tb, ta)):
+        if dest.dep in ("nsubj", "nsubjpass"):
+            _agree(work, moved, dest)
+
+
+def _fit_role(work: Work, moved: Token, span: tuple[int, int], dest: Token) -> None:
+    """Give the moved phrase the case its new place requires: he/him/his, John/John's."""
+    sent = work.sent
+    case = _role_case(sent, dest)
+    markers = [m for m in sent.kids(dest.i, "case") if m.text in ("'s", "'", "’s", "’")]
+    identity = morph.pronoun_identity(moved.text) if moved.pos == "PRON" else None
+    if identity is not None:
+        work.replace(moved.i, morph.pronoun_form(identity, case))
+        if case == "poss":
+            for marker in markers:
+                work.delete(marker.i)
+    elif case == "poss" and not markers:
+        last = sent.tok(span[1])
+        marker = "'" if last.tag in ("NNS", "NNPS") and last.text.endswith("s") else "'s"
+        work.insert_after(span[1], [marker], attach=True)
+
+
+def _agreement(sent: Sentence, tok: Token) -> tuple[int, bool]:
+    identity = morph.pronoun_identity(tok.text) if tok.pos == "PRON" else None
+    coordinated = any(k.text.lower() == "and" for k in sent.kids(tok.i, "cc")) and bool(sent.kids(tok.i, "conj"))
+    return morph.agreement_of(identity, tok.tag, plural_hint=coordinated)
+
+
+def _agree(work: Work, new_subject: Token, old_subject: Token) -> None:
+    """Re-inflect the finite verb of ``old_subject``'s clause for the phrase that moved into its place."""
+    sent = work.sent
+    old, new = _agreement(sent, old_subject), _agreement(sent, new_subject)
+    if old == new:
+        return
+    clause = sent.head(old_subject)
+    auxes = [a for a in sent.kids(clause.i, "aux", "auxpass") if a.tag not in ("TO",)]
+    finite = auxes[0] if auxes else clause
+    if finite.tag not in ("VBZ", "VBP", "VBD"):
+        return
+    form = morph.agree_verb(work.current(finite.i), finite.lemma.lower(), finite.tag, *new)
+    work.replace(finite.i, form)
+
+
+# ---------------------------------------------------------------- US: underspecification
+
+
+def _drop(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
+    sent = work.sent
+    var = _detail(edit, "node")
+    toks = sent.node_tokens(var, concepts.get(var, ""))
+    head = sent.node_head(var, concepts.get(var, ""), edit.details.get("parent"))
+    if head.head == head.i or head.dep == "ROOT":
+        raise Unrealizable(f"'{head.text}' is the main word of the sentence; dropping it leaves no sentence")
+    if head.dep in SUBJECT_DEPS and head.dep not in _SUBJECTLESS_OK:
+        raise Unrealizable(
+            f"dropping the subject '{sent.phrase_text(sent.subtree(head.i))}' would leave "
+            f"'{sent.head(head).text}' without one"
+        )
+    others = {i for i, owners in sent.owner.items() if owners - {var}}
+    doomed = {t.i for t in toks}
+    stack = [t.i for t in toks]
+    while stack:
+        i = stack.pop()
+        for c in sent.children[i]:
+            if c in others or c in doomed:
+                continue
+            doomed.add(c)
+            stack.append(c)
+    # a preposition (chain) left without its object goes too: "delivered (by postmen)"
+    cur = head
+    while cur.dep in ("pobj", "pcomp") and sent.head(cur).pos == "ADP":
+        prep = sent.head(cur)
+        if set(sent.children[prep.i]) - doomed:
+            break
+        doomed.add(prep.i)
+        cur = prep
+    # a coordinator left without one of its conjuncts
+    if head.dep == "conj":
+        siblings = [k for k in sent.kids(head.head, "conj") if k.i not in doomed]
+        if not siblings:
+            for cc in sent.kids(head.head, "cc", "punct"):
+                if cc.i < head.i and (cc.dep == "cc" or cc.text == ","):
+                    doomed.add(cc.i)
+    for cc in sent.kids(head.i, "cc"):
+        doomed.add(cc.i)
+    for i in sorted(doomed):
+        work.delete(i)
+    if head.dep == "poss":  # "her name" -> "the name"
+        noun = sent.head(head)
+        if not [d for d in sent.kids(noun.i, "det") if d.i not in doomed]:
+            left = min(i for i in sent.subtree(noun.i) if i not in doomed)
+            work.insert_before(left, ["the"])
+
+
+# ---------------------------------------------------------------- AR / HS: substitution
+
+
+def _substitute(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
+    sent = work.sent
+    var = _detail(edit, "node")
+    lemma = str(edit.details.get("new_lemma") or "").strip()
+    if not lemma:
+        lemma = _lemma_of_concept(str(_detail(edit, "new_concept")))
+    lemma = " ".join(lemma.replace("_", " ").split())
+    if not lemma:
+        raise Unrealizable("the substitution has an empty new lemma")
+    toks = sent.node_tokens(var, concepts.get(var, ""))
+    head = sent.node_head(var, concepts.get(var, ""))
+    form = morph.inflect(lemma, head.tag)
+    if head.i == sent.first_word or (head.text.isupper() and len(head.text) > 1):
+        form = morph.match_case(form, head.text)
+    work.replace(head.i, form)
+    for tok in toks:
+        if tok.i != head.i:
+            work.delete(tok.i)
+
+
+def _lemma_of_concept(concept: str) -> str:
+    """``lose-02`` → ``lose``; ``ice-cream`` stays (no sense suffix)."""
+    stem, _, sense = concept.rpartition("-")
+    return stem if stem and sense.isdigit() else concept
+
+
+_OPERATIONS: dict[str, Callable[[Work, Edit, Mapping[str, str]], None]] = {
+    "PN": _polarity,
+    "RS": _swap,
+    "US": _drop,
+    "AR": _substitute,
+    "HS": _substitute,
+}
