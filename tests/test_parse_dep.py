@@ -141,7 +141,7 @@ def test_prepositional_location_time_instrument(parser):
 def test_named_entities_person_and_city(parser):
     p = one(parser, "Mary Smith lives in Paris.")
     person = var_of(p, "person")
-    name = [t for s, r, t in p.graph.edges() if s == person and r == ":name"][0]
+    name = next(t for s, r, t in p.graph.edges() if s == person and r == ":name")
     assert (name, ":op1", '"Mary"') in p.graph.attributes()
     assert (name, ":op2", '"Smith"') in p.graph.attributes()
     assert tokens(p, person) == ["Mary", "Smith"]
@@ -285,7 +285,15 @@ def test_alignment_covers_every_concept_with_its_head_word(parser):
 def test_tokens_carry_the_dependency_tree(parser):
     p = one(parser, "The cat chased the mouse.")
     cat = p.tokens[1]
-    assert (cat.text, cat.lemma, cat.pos, cat.tag, cat.dep, cat.head, cat.idx) == ("cat", "cat", "NOUN", "NN", "nsubj", 2, 4)
+    assert (cat.text, cat.lemma, cat.pos, cat.tag, cat.dep, cat.head, cat.idx) == (
+        "cat",
+        "cat",
+        "NOUN",
+        "NN",
+        "nsubj",
+        2,
+        4,
+    )
     assert "".join(t.text + t.whitespace for t in p.tokens) == p.text
 
 
