@@ -1,0 +1,313 @@
+"""Reading (sentence, paraphrase, foil) triples from the layouts users bring.
+
+Three layouts are recognised from the columns (or named with ``layout=``):
+
+* ``foil-engine``: this project's JSONL records with keys ``source``, ``paraphrase``,
+  ``foil``, ``rule`` (records with an ``error``, or ``kept: false``, are skipped and counted);
+* ``sentencesmith``: the paper's CSV (``original_sentence``, ``modified_sentence``,
+  ``modification_type``, ``paraphrase``); its rule names map RD→US, RS→RS, antonym→AR,
+  hypernym→HS, polarity_negation→PN;
+* ``generic``: any CSV/TSV/JSONL whose columns are named like sentence/anchor,
+  paraphrase/positive and foil/negative (or chosen with ``columns=``).
+
+A row that cannot be used (an empty or NaN text, a missing paraphrase) never stops the
+read: it is counted in :attr:`TripleSet.bad` with its row number and reason.
+
+>>> ts = triples_from_records([
+...     {"source": "A cat sat.", "paraphrase": "A cat was sitting.", "foil": "A cat did not sit.", "rule": "PN"},
+...     {"source": "A dog ran.", "paraphrase": None, "foil": "A dog walked.", "rule": "HS"},
+... ])
+>>> len(ts), ts.bad_counts()
+(1, {'missing paraphrase': 1})
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core.errors import InputError
+from core.textio import pick_column, read_rows, read_text, table_format
+from core.types import RULES
+
+LAYOUTS: tuple[str, ...] = ("foil-engine", "sentencesmith", "generic")
+
+SENTENCESMITH_RULES: Mapping[str, str] = {
+    "RD": "US",
+    "RS": "RS",
+    "antonym": "AR",
+    "hypernym": "HS",
+    "polarity_negation": "PN",
+}
+"""The paper's ``modification_type`` values and this project's rule codes."""
+
+SOURCE_COLUMNS = ("source", "original_sentence", "sentence", "anchor", "sentence1", "premise", "text")
+PARAPHRASE_COLUMNS = ("paraphrase", "positive", "pos", "sentence2", "hypothesis")
+FOIL_COLUMNS = ("foil", "modified_sentence", "negative", "neg", "hard_negative", "sentence3")
+RULE_COLUMNS = ("rule", "modification_type", "edit", "type", "category", "label")
+
+_NAN_STRINGS = frozenset({"nan", "none", "null", "na", "n/a", "<na>"})
+
+
+@dataclass(frozen=True)
+class Triple:
+    """One (sentence, paraphrase, foil) triple; ``rule`` is a code from ``RULES`` when known."""
+
+    source: str
+    paraphrase: str
+    foil: str
+    rule: str = ""
+    row: int = 0  # 1-based row (line) number in the file; 0 for in-memory records
+    variant: str = ""
+    id: str = ""
+
+
+@dataclass(frozen=True)
+class BadRow:
+    """A row that was skipped, and why."""
+
+    row: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class TripleSet:
+    """The usable triples of one input, the skipped rows, and where they came from."""
+
+    triples: tuple[Triple, ...]
+    bad: tuple[BadRow, ...] = ()
+    path: str = ""
+    layout: str = ""
+    sha256: str = ""
+    columns: Mapping[str, str] = field(default_factory=dict)
+    n_rows: int = 0
+
+    def __len__(self) -> int:
+        return len(self.triples)
+
+    def __iter__(self) -> Iterator[Triple]:
+        return iter(self.triples)
+
+    def bad_counts(self) -> dict[str, int]:
+        """Skipped rows counted by reason."""
+        return dict(Counter(b.reason for b in self.bad))
+
+    def rule_counts(self) -> dict[str, int]:
+        """Usable triples per rule, in ``RULES`` order, then other rules alphabetically."""
+        counts = Counter(t.rule for t in self.triples)
+        order = [r for r in RULES if r in counts] + sorted(r for r in counts if r not in RULES)
+        return {r: counts[r] for r in order}
+
+    def unique_texts(self) -> list[str]:
+        """Every distinct text (sentences, paraphrases, foils) in first-seen order."""
+        seen: dict[str, None] = {}
+        for t in self.triples:
+            seen.setdefault(t.source)
+            seen.setdefault(t.paraphrase)
+            seen.setdefault(t.foil)
+        return list(seen)
+
+
+def _missing(value: Any) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, float) and math.isnan(value):
+        return True
+    text = str(value).strip()
+    return not text or text.lower() in _NAN_STRINGS
+
+
+def normalise_rule(value: Any) -> str:
+    """A rule code: ``RULES`` entries as given, SentenceSmith names mapped, others kept verbatim.
+
+    >>> normalise_rule("polarity_negation"), normalise_rule("pn"), normalise_rule("")
+    ('PN', 'PN', '')
+    """
+    if _missing(value):
+        return ""
+    text = str(value).strip()
+    if text in SENTENCESMITH_RULES:
+        return SENTENCESMITH_RULES[text]
+    if text.upper() in RULES:
+        return text.upper()
+    lowered = {k.lower(): v for k, v in SENTENCESMITH_RULES.items()}
+    return lowered.get(text.lower(), text)
+
+
+def detect_layout(columns: Sequence[str]) -> str:
+    """Which layout a set of column names is.
+
+    >>> detect_layout(["original_sentence", "modified_sentence", "modification_type", "paraphrase"])
+    'sentencesmith'
+    >>> detect_layout(["id", "source", "paraphrase", "foil", "rule", "error"])
+    'foil-engine'
+    """
+    cols = {c.strip().lower() for c in columns}
+    if {"original_sentence", "modified_sentence"} <= cols:
+        return "sentencesmith"
+    if {"source", "foil"} <= cols:
+        return "foil-engine"
+    return "generic"
+
+
+def _layout_columns(layout: str, columns: Sequence[str], chosen: Mapping[str, str], path: str) -> dict[str, str]:
+    fixed = {
+        "foil-engine": {"source": "source", "paraphrase": "paraphrase", "foil": "foil", "rule": "rule"},
+        "sentencesmith": {
+            "source": "original_sentence",
+            "paraphrase": "paraphrase",
+            "foil": "modified_sentence",
+            "rule": "modification_type",
+        },
+    }.get(layout, {})
+    candidates = {
+        "source": SOURCE_COLUMNS,
+        "paraphrase": PARAPHRASE_COLUMNS,
+        "foil": FOIL_COLUMNS,
+        "rule": RULE_COLUMNS,
+    }
+    unknown = set(chosen) - set(candidates)
+    if unknown:
+        raise InputError(
+            f"unknown column role(s): {', '.join(sorted(unknown))}", hint="roles are: source, paraphrase, foil, rule"
+        )
+    out: dict[str, str] = {}
+    for role, cands in candidates.items():
+        wanted = chosen.get(role) or None
+        if wanted is None and role in fixed:
+            wanted = fixed[role] if fixed[role] in columns else None
+        col = pick_column(columns, wanted, cands, path=path, what=role)
+        if col is None and role != "rule":
+            raise InputError(
+                f"{path}: no {role} column found",
+                hint=f"name it with columns={{'{role}': NAME}} (--column {role}=NAME); columns are: {', '.join(columns)}",
+            )
+        if col is not None:
+            out[role] = col
+    return out
+
+
+def triples_from_records(
+    records: Iterable[Mapping[str, Any]],
+    *,
+    layout: str | None = None,
+    columns: Mapping[str, str] | None = None,
+    path: str = "",
+    include_rejected: bool = False,
+    first_row: int = 1,
+) -> TripleSet:
+    """Build a :class:`TripleSet` from dict records (file rows, or the foil engine's records in memory).
+
+    ``include_rejected`` keeps foil-engine records marked ``kept: false``.
+    """
+    rows = list(records)
+    names: list[str] = []
+    for r in rows:
+        for k in r:
+            if k not in names:
+                names.append(k)
+    if layout is not None and layout not in LAYOUTS:
+        raise InputError(f"unknown triple layout {layout!r}", hint=f"use one of: {', '.join(LAYOUTS)}")
+    label = path or "records"
+    if not rows:
+        return TripleSet((), (), path=path, layout=layout or "", n_rows=0)
+    layout = layout or detect_layout(names)
+    cols = _layout_columns(layout, names, dict(columns or {}), label)
+    triples: list[Triple] = []
+    bad: list[BadRow] = []
+    for n, rec in enumerate(rows, first_row):
+        if layout == "foil-engine":
+            if not _missing(rec.get("error")):
+                bad.append(BadRow(n, "foil engine error"))
+                continue
+            if rec.get("kept") is False and not include_rejected:
+                bad.append(BadRow(n, "rejected by the foil engine's filter"))
+                continue
+        values = {role: rec.get(col) for role, col in cols.items()}
+        missing = [role for role in ("source", "paraphrase", "foil") if _missing(values[role])]
+        if missing:
+            bad.append(BadRow(n, "missing " + " and ".join(missing)))
+            continue
+        triples.append(
+            Triple(
+                source=str(values["source"]).strip(),
+                paraphrase=str(values["paraphrase"]).strip(),
+                foil=str(values["foil"]).strip(),
+                rule=normalise_rule(values.get("rule")),
+                row=n,
+                variant="" if _missing(rec.get("variant")) else str(rec.get("variant")),
+                id="" if _missing(rec.get("id")) else str(rec.get("id")),
+            )
+        )
+    return TripleSet(tuple(triples), tuple(bad), path=path, layout=layout, columns=cols, n_rows=len(rows))
+
+
+def read_triples(
+    path: str | os.PathLike[str],
+    *,
+    layout: str | None = None,
+    columns: Mapping[str, str] | None = None,
+    include_rejected: bool = False,
+) -> TripleSet:
+    """Read triples from a CSV/TSV/JSONL file (layout detected from the columns unless given).
+
+    Raises :class:`~core.errors.InputError` for a file that cannot be read at all;
+    bad rows are counted, not raised.
+    """
+    from core.provenance import file_sha256
+
+    p = Path(path)
+    fmt = table_format(p)
+    if fmt == "txt":
+        raise InputError(
+            f"{p}: cannot tell the table format from the suffix {p.suffix!r}",
+            hint="use a .csv, .tsv or .jsonl file",
+        )
+    if fmt == "jsonl":
+        rows, lines, broken = _read_jsonl(p)
+    else:
+        rows = read_rows(p, fmt=fmt)
+        lines, broken = list(range(2, len(rows) + 2)), []  # the header is line 1
+    ts = triples_from_records(rows, layout=layout, columns=columns, path=str(p), include_rejected=include_rejected)
+    # Row numbers are file line numbers.
+    triples = tuple(
+        Triple(t.source, t.paraphrase, t.foil, t.rule, lines[t.row - 1], t.variant, t.id) for t in ts.triples
+    )
+    bad = tuple(sorted([BadRow(lines[b.row - 1], b.reason) for b in ts.bad] + broken, key=lambda b: b.row))
+    return TripleSet(
+        triples,
+        bad,
+        path=str(p),
+        layout=ts.layout,
+        sha256=file_sha256(p),
+        columns=ts.columns,
+        n_rows=ts.n_rows + len(broken),
+    )
+
+
+def _read_jsonl(path: Path) -> tuple[list[dict[str, Any]], list[int], list[BadRow]]:
+    """JSON objects with their line numbers; a line that is not a JSON object is a bad row."""
+    import json
+
+    rows: list[dict[str, Any]] = []
+    lines: list[int] = []
+    broken: list[BadRow] = []
+    for n, line in enumerate(read_text(path).split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError:
+            broken.append(BadRow(n, "not valid JSON"))
+            continue
+        if not isinstance(value, dict):
+            broken.append(BadRow(n, "not a JSON object"))
+            continue
+        rows.append(value)
+        lines.append(n)
+    return rows, lines, broken

@@ -1,0 +1,238 @@
+"""``smithtui eval``: score embedding models on (sentence, paraphrase, foil) triples.
+
+Prints a table per model (TACC with its bootstrap interval, AUC, HM, per-rule TACC, n,
+seconds), writes the full result with provenance as JSON (``--out``) and the table as
+CSV (``--out-csv``). Several ``--triples`` files are evaluated in turn and compared
+side by side (HM per dataset, Spearman correlation of the model rankings).
+
+Exit status: 0 when every model was scored, 1 when some could not be (the others are
+still in the outputs), 2 for unusable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+DESCRIPTION = "Score embedding models on (sentence, paraphrase, foil) triples: TACC, AUC, HM per edit type."
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("eval", help="score embedding models on triples", description=DESCRIPTION)
+    p.add_argument(
+        "--triples", action="append", metavar="FILE",
+        help="triples: foil-engine JSONL, SentenceSmith CSV, or CSV/TSV/JSONL with named columns (repeatable)",
+    )  # fmt: skip
+    p.add_argument("--models", help="comma-separated embedder names (default: every embedder usable here)")
+    p.add_argument("--out", metavar="JSON", help="write the full results with provenance as JSON")
+    p.add_argument("--out-csv", metavar="CSV", help="write the table as CSV")
+    p.add_argument("--seed", type=int, default=None, help="bootstrap seed (default: pipeline.seed, 13)")
+    p.add_argument("--ties", choices=("strict", "lenient", "half"), default="strict",
+                   help="how sim(s,p) == sim(s,f) counts: strict = failure (paper), lenient = success (>=), half")  # fmt: skip
+    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for the intervals (0: none)")
+    p.add_argument("--ci", type=float, default=0.95, help="confidence level of the intervals")
+    p.add_argument("--cache-dir", help="embedding cache folder (default: models.cache_dir)")
+    p.add_argument("--no-cache", action="store_true", help="embed everything, read and write no cache")
+    p.add_argument("--threads", type=int, help="CPU threads for the models (default: models.threads, 0 = all cores)")
+    p.add_argument("--layout", choices=("foil-engine", "sentencesmith", "generic"), help="force the input layout")
+    p.add_argument("--column", action="append", default=[], metavar="ROLE=NAME",
+                   help="name the column for a role: source, paraphrase, foil, rule (repeatable)")  # fmt: skip
+    p.add_argument("--set", action="append", default=[], metavar="MODEL.KEY=VALUE", dest="model_settings",
+                   help="per-model setting: normalize, prefix, max_length, batch_size, threads (repeatable)")  # fmt: skip
+    p.add_argument("--include-rejected", action="store_true", help="keep foil-engine records marked kept=false")
+    p.add_argument("--scores", action="store_true", help="put the per-triple similarities in the JSON")
+    p.add_argument("--list-models", action="store_true", help="list the embedders and whether they are usable here")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    p.set_defaults(func=run)
+
+
+def _pairs(values: list[str], what: str) -> dict[str, str]:
+    from core.errors import ConfigError
+
+    out: dict[str, str] = {}
+    for v in values:
+        key, sep, value = v.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"{what} {v!r} is not KEY=VALUE", hint=f"e.g. --{what} source=sentence")
+        out[key.strip()] = value
+    return out
+
+
+def _model_overrides(values: list[str]) -> dict[str, dict[str, str]]:
+    from core.errors import ConfigError
+
+    out: dict[str, dict[str, str]] = {}
+    for key, value in _pairs(values, "set").items():
+        model, dot, setting = key.rpartition(".")
+        if not dot or not model:
+            raise ConfigError(f"--set {key}={value}: name the model", hint="e.g. --set e5-small.prefix='passage: '")
+        out.setdefault(model, {})[setting] = value
+    return out
+
+
+def _fmt(x: float | None, nd: int = 3) -> str:
+    return "-" if x is None else f"{x:.{nd}f}"
+
+
+def render_table(result: dict[str, Any]) -> str:
+    """The terminal table of one result dict."""
+    rules = list(result["dataset"].get("rules", {}))
+    head = ["model", "TACC", "95% CI", "AUC", "HM", *rules, "n", "ties", "s"]
+    rows = []
+    for m in result["models"]:
+        if not m["ok"]:
+            rows.append([m["name"], f"not run: {m['error']}"])
+            continue
+        ci = m.get("tacc_ci")
+        rows.append(
+            [
+                m["name"], _fmt(m["tacc"]), f"{ci[0]:.3f}-{ci[1]:.3f}" if ci else "-", _fmt(m["auc"]), _fmt(m["hm"]),
+                *(_fmt(m["per_rule"][r]["tacc"]) if r in m["per_rule"] else "-" for r in rules),
+                str(m["n"]), str(m["ties"]), f"{m['timings'].get('total_s', 0):.1f}",
+            ]
+        )  # fmt: skip
+    full = [r for r in rows if len(r) == len(head)]
+    widths = (
+        [max(len(str(x)) for x in col) for col in zip(head, *full, strict=False)] if full else [len(h) for h in head]
+    )
+    lines = ["  ".join(h.rjust(w) if i else h.ljust(w) for i, (h, w) in enumerate(zip(head, widths, strict=True)))]
+    lines.append("  ".join("-" * w for w in widths))
+    for r in rows:
+        if len(r) != len(head):
+            lines.append(f"{r[0].ljust(widths[0])}  {r[1]}")
+        else:
+            lines.append(
+                "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))
+            )
+    rule_counts = ", ".join(f"{r} {v['n']}" for r, v in result["dataset"].get("rules", {}).items())
+    lines.append(f"TACC per rule; n per rule: {rule_counts}. Ties policy: {result['params']['ties']}.")
+    return "\n".join(lines)
+
+
+def _list_models(settings: Any) -> int:
+    from core.embed.registry import list_embedders
+
+    for s in list_embedders(settings):
+        state = "usable" if s.usable else "NOT USABLE"
+        langs = ",".join(s.languages)
+        print(f"{s.name:22} {state:10} {s.kind:22} {langs:6} {s.version or s.model_id}")
+        if not s.usable:
+            print(f"{'':22} {s.why_not}\n{'':22} hint: {s.install_hint}")
+    return 0
+
+
+class _Progress:
+    """A one-line progress report on stderr (only when it is a terminal)."""
+
+    def __init__(self, label: str, enabled: bool) -> None:
+        self.label = label
+        self.enabled = enabled and sys.stderr.isatty()
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if self.enabled and (now - self.last > 0.2 or done == total):
+            self.last = now
+            sys.stderr.write(f"\r{self.label}: {done}/{total} texts embedded")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+
+
+def run(args: argparse.Namespace) -> int:
+    from core.config import apply_overrides, load_settings
+    from core.embed.cache import EmbeddingCache
+    from core.embed.registry import resolve, usable_embedders
+    from core.errors import InputError, SmithError
+    from core.evaluate import compare_results, evaluate_triples, table_rows
+    from core.textio import atomic_write_csv, atomic_write_json
+    from core.triples import read_triples
+
+    overrides = {"models.cache_dir": args.cache_dir, "models.threads": args.threads}
+    settings = apply_overrides(load_settings(getattr(args, "config", None)), overrides)
+    if args.list_models:
+        return _list_models(settings)
+    if not args.triples:
+        raise InputError("no triples given", hint="pass --triples FILE (or --list-models to see the embedders)")
+    columns = _pairs(args.column, "column")
+    per_model = _model_overrides(args.model_settings)
+    names = [n.strip() for n in args.models.split(",") if n.strip()] if args.models else usable_embedders(settings)
+    say = (lambda *a: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
+    for name in names:  # report unknown or unusable names before any work; the run goes on without them
+        try:
+            spec = resolve(name, settings)
+            if not spec.usable:
+                say(f"smithtui: warning: {name}: {spec.why_not} (hint: {spec.install_hint}); skipping it")
+        except SmithError as exc:
+            say(f"smithtui: warning: {exc}; skipping it")
+    seed = settings.pipeline.seed if args.seed is None else args.seed
+    cache = EmbeddingCache(settings.cache_dir(), enabled=not args.no_cache)
+    say(f"models: {', '.join(names)}")
+
+    results: dict[str, dict[str, Any]] = {}
+    for path in args.triples:
+        ts = read_triples(path, layout=args.layout, columns=columns, include_rejected=args.include_rejected)
+        bad = ts.bad_counts()
+        say(
+            f"{path}: {len(ts)} triples ({ts.layout}), {len(ts.unique_texts())} distinct texts"
+            + (f"; skipped {sum(bad.values())} row(s): " + ", ".join(f"{n} {r}" for r, n in bad.items()) if bad else "")
+        )
+        bar = _Progress(Path(path).name, not args.quiet)
+        try:
+            result = evaluate_triples(
+                ts, names, cache, seed, bar, ties=args.ties, n_boot=args.n_boot, level=args.ci,
+                settings=settings, overrides=per_model,
+            )  # fmt: skip
+        finally:
+            bar.close()
+        d = result.to_dict(scores=args.scores)
+        label = Path(path).stem
+        while label in results:
+            label += "'"
+        results[label] = d
+        print(f"\n{path}")
+        print(render_table(d))
+        for m in d["models"]:
+            for w in m["warnings"]:
+                say(f"smithtui: warning: {m['name']}: {w}")
+            if m["ok"]:
+                c = m["cache"]
+                say(f"  {m['name']}: {c.get('hits', 0)} cached, {c.get('embedded', 0)} embedded; "
+                    f"load {m['timings'].get('load_s', 0):.1f} s, encode {m['timings'].get('encode_s', 0):.1f} s")  # fmt: skip
+            else:
+                say(f"smithtui: {m['name']} not scored: {m['error']}" + (f" (hint: {m['hint']})" if m["hint"] else ""))
+        for reason, rows in d["dataset"]["bad_row_numbers"].items():
+            shown = ", ".join(map(str, rows[:10])) + (" ..." if len(rows) > 10 else "")
+            say(f"smithtui: skipped rows ({reason}): {shown}")
+
+    comparison = compare_results(results) if len(results) > 1 else None
+    if comparison:
+        print("\nHM side by side (Spearman of the model rankings: "
+              + ", ".join(f"{k} {_fmt(v)}" for k, v in comparison["spearman"].items()) + ")")  # fmt: skip
+        labels = list(results)
+        print("  ".join(["model".ljust(22), *(lab[:14].rjust(14) for lab in labels)]))
+        for row in comparison["rows"]:
+            print("  ".join([row["model"].ljust(22), *(_fmt(row[lab]).rjust(14) for lab in labels)]))
+
+    if args.out:
+        doc: dict[str, Any] = (
+            next(iter(results.values())) if len(results) == 1
+            else {"format": "smithtui-eval-multi/1", "results": results, "comparison": comparison}
+        )  # fmt: skip
+        atomic_write_json(args.out, doc)
+        say(f"wrote {args.out}")
+    if args.out_csv:
+        rows = []
+        for label, d in results.items():
+            for r in table_rows(d):
+                rows.append({"dataset": label, **r})
+        columns_out = list(dict.fromkeys(k for r in rows for k in r))
+        atomic_write_csv(args.out_csv, rows, columns_out)
+        say(f"wrote {args.out_csv}")
+    failed = [m["name"] for d in results.values() for m in d["models"] if not m["ok"]]
+    return 1 if failed else 0
