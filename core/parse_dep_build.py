@@ -18,6 +18,7 @@ at the end, so the cost per sentence stays small next to spaCy's own parse.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,6 +67,7 @@ _VERB_PREP_ARG1 = frozenset({("look", "for"), ("look", "at"), ("wait", "for"), (
 _WH_ROLES = {"how": ":manner", "why": ":cause", "where": ":location", "when": ":time"}
 _NEG_WORDS = frozenset({"not", "n't", "never", "no", "nt"})
 _FALLBACK_TOP = "e"
+_BAD_CONCEPT = re.compile(r"[\s()\"~:/^,;]")
 
 
 def _is_frame(concept: str) -> bool:
@@ -84,6 +86,8 @@ class Built:
     counts: dict[str, int] = field(default_factory=dict)
 
     def node(self, concept: str, tokens: tuple[int, ...] = ()) -> str:
+        if _BAD_CONCEPT.search(concept):
+            concept = _BAD_CONCEPT.sub("", concept) or "thing"
         c = concept[0].lower() if concept and concept[0].isalpha() and concept[0].isascii() else "x"
         n = self.counts.get(c, 0) + 1
         self.counts[c] = n
@@ -351,6 +355,14 @@ class GraphBuilder:
         # Transparent heads: copula "be", "have to", "be able to", "be going to".
         for _ in range(4):
             lemma = pred.lemma_.lower()
+            if pred.is_punct or pred.is_space:
+                content = [k for k in kids if not (k.is_punct or k.is_space)]
+                if content:
+                    head = next((k for k in content if k.pos_ in ("VERB", "AUX")), content[0])
+                    self.done.add(head.i)
+                    kids = [k for k in kids if k is not head] + list(head.children)
+                    pred = head
+                    continue
             if lemma == "be" and pred.dep_ not in ("aux", "auxpass"):
                 comp = next((k for k in kids if k.dep_ == "acomp"), None) or next(
                     (k for k in kids if k.dep_ == "attr"), None
@@ -707,6 +719,9 @@ class GraphBuilder:
             self.g.add(var, f"{role}-of", kv)
 
     def _acl(self, var: str, k: Any) -> None:
+        if any(c.lower_ in RELATIVE_WORDS and c.tag_ in ("WDT", "WP", "WP$") for c in k.children):
+            self._relcl(var, k)
+            return
         kv = self._build(k)
         if kv is None:
             return
