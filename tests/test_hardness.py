@@ -1,0 +1,62 @@
+"""The foil-hardness benchmark on our own pairs and on a slice of the paper's PAWS file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.hardness import hardness_report, lexical_stats, markdown_table, read_pairs
+from core.triples import Triple
+from smithtui.cli import main
+
+PAIRS = Path(__file__).resolve().parents[1] / "sample_data" / "pairs.csv"
+
+
+def test_lexical_stats_by_hand():
+    triples = [
+        Triple("the cat sat", "the cat was sitting", "the cat sat not", "PN"),  # J(s,f)=3/4 >= J(s,p)=2/5
+        Triple("a b", "a b", "a c", "HS"),  # J(s,f)=1/3 < 1
+    ]
+    stats = lexical_stats(triples)
+    assert stats["n"] == 2
+    assert stats["jaccard_foil"] == pytest.approx((0.75 + 1 / 3) / 2)
+    assert stats["jaccard_paraphrase"] == pytest.approx((0.4 + 1.0) / 2)
+    assert stats["foil_at_least_as_close"] == 0.5
+
+
+def test_read_pairs_dedupes_and_limits(tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text("sentence,paraphrase\nA b.,B a.\nA b.,B a.\nC d.,\nE f.,F e.\n", encoding="utf-8")
+    pairs, foils = read_pairs(path)
+    assert [(p.sentence, p.paraphrase) for p in pairs] == [("A b.", "B a."), ("E f.", "F e.")]
+    assert foils == []
+    assert len(read_pairs(path, limit=1)[0]) == 1
+
+
+def test_report_on_our_pairs_with_bow():
+    report = hardness_report(PAIRS, models=(), n_boot=0)
+    ours = report["sets"]["ours"]
+    assert report["pairs"] == 8
+    assert ours["n_triples"] > 0
+    assert ours["validation"]["all"]["emitted"] >= ours["n_triples"]
+    lex = ours["lexical"]["all"]
+    # Our foils edit the source in place: far closer to it than the paraphrases are.
+    assert lex["jaccard_foil"] > lex["jaccard_paraphrase"]
+    assert "bow" in ours["models"] and 0.0 <= ours["models"]["bow"]["all"]["tacc"] <= 1.0
+    assert "paper" not in report["sets"]
+    assert "| ours | all |" in markdown_table(report)
+
+
+def test_paws_slice_side_by_side(shared_data, tmp_path):
+    paws = shared_data / "sentencesmith" / "paws_samples_1737x6.csv"
+    out = tmp_path / "h"
+    assert main(["hardness", "--pairs", str(paws), "--limit", "6", "--models", "", "--out", str(out)]) == 0
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert set(report["sets"]) == {"ours", "paper"}
+    paper = report["sets"]["paper"]["lexical"]["all"]
+    ours = report["sets"]["ours"]["lexical"]["all"]
+    assert ours["jaccard_foil"] > paper["jaccard_foil"]
+    assert report["provenance"]["input_sha256"]
+    assert (out / "foils.jsonl").read_text(encoding="utf-8").strip()
