@@ -88,6 +88,13 @@ def encode(graph: penman.Graph, *, indent: int | None = 3) -> str:
         ) from None
 
 
+def _graph(triples: list[Triple], top: str | None, epidata: dict, metadata: dict) -> penman.Graph:
+    """A penman.Graph from already-normalised parts, without re-checking every role (hot path)."""
+    graph = penman.Graph(top=top, epidata=epidata, metadata=metadata)
+    graph.triples = triples
+    return graph
+
+
 def copy_graph(graph: penman.Graph) -> penman.Graph:
     """An independent copy (triples, top, epidata lists and metadata are not shared)."""
     return penman.Graph(
@@ -202,34 +209,55 @@ def validate_graph(graph: penman.Graph) -> list[str]:
     if not triples:
         return ["graph is empty"]
     top = graph.top
-    nodes = graph.variables()
-    instance_count: Counter[str] = Counter(s for s, r, _ in triples if r == INSTANCE)
+    instances: dict[str, int] = {}
+    polarity: dict[str, int] = {}
+    sources = set()
+    for s, r, _ in triples:
+        sources.add(s)
+        if r == INSTANCE:
+            instances[s] = instances.get(s, 0) + 1
+        elif r == POLARITY:
+            polarity[s] = polarity.get(s, 0) + 1
+    nodes = sources if top is None else sources | {top}
     if top is None:
         problems.append("graph has no top")
-    elif instance_count[top] == 0:
+    elif top not in instances:
         problems.append(f"top {top!r} is not a node (it has no :instance)")
-    for var in sorted(nodes):
-        n = instance_count[var]
-        if n == 0 and var != top:
-            problems.append(f"variable {var!r} has no :instance")
-        elif n > 1:
-            problems.append(f"variable {var!r} has {n} :instance triples")
-    polarity = Counter(s for s, r, _ in triples if r == POLARITY)
+    if len(instances) != len(nodes) or any(n > 1 for n in instances.values()):
+        for var in sorted(nodes):
+            n = instances.get(var, 0)
+            if n == 0 and var != top:
+                problems.append(f"variable {var!r} has no :instance")
+            elif n > 1:
+                problems.append(f"variable {var!r} has {n} :instance triples")
     problems.extend(f"node {v!r} has {n} :polarity attributes" for v, n in sorted(polarity.items()) if n > 1)
-    duplicates = [t for t, n in Counter(triples).items() if n > 1]
-    problems.extend(f"duplicate triple ({s} {r} {t})" for s, r, t in duplicates)
+    if len(set(triples)) != len(triples):
+        duplicates = [t for t, n in Counter(triples).items() if n > 1]
+        problems.extend(f"duplicate triple ({s} {r} {t})" for s, r, t in duplicates)
+    neighbours: dict[str, list[str]] = {}
     for s, r, t in triples:
-        if r == INSTANCE or t in nodes or r in _SYMBOL_ROLES:
+        if r == INSTANCE:
             continue
-        if _VARIABLE_LIKE.match(t):
+        if t in nodes:
+            neighbours.setdefault(s, []).append(t)
+            neighbours.setdefault(t, []).append(s)
+        elif r not in _SYMBOL_ROLES and _VARIABLE_LIKE.match(t):
             problems.append(f"edge ({s} {r} {t}) points to an undefined variable {t!r}")
     if top is not None and top in nodes:
-        unreached = sorted(nodes - reachable(graph, top))
-        if unreached:
-            what = "node" if len(unreached) == 1 else "nodes"
+        seen = {top}
+        stack = [top]
+        while stack:
+            for nxt in neighbours.get(stack.pop(), ()):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        if len(seen) < len(nodes):
+            unreached = sorted(nodes - seen)
             listed = ", ".join(repr(v) for v in unreached)
-            verb = "is" if len(unreached) == 1 else "are"
-            problems.append(f"{what} {listed} {verb} not connected to the top {top!r}")
+            if len(unreached) == 1:
+                problems.append(f"node {listed} is not connected to the top {top!r}")
+            else:
+                problems.append(f"nodes {listed} are not connected to the top {top!r}")
     return problems
 
 
@@ -326,7 +354,7 @@ def rebuild(graph: penman.Graph, triples: Iterable[Triple], top: str | None = No
         t = triples[i]
         kept = [e for e in old_epi.get(t, ()) if not isinstance(e, LayoutMarker)]
         epidata[t] = kept + markers.get(i, [])
-    return penman.Graph([triples[i] for i in order], top=top, epidata=epidata, metadata=dict(graph.metadata))
+    return _graph([triples[i] for i in order], top, epidata, dict(graph.metadata))
 
 
 def _layout(triples: Sequence[Triple], top: str | None) -> tuple[list[int], dict[int, list]]:
@@ -340,64 +368,122 @@ def _layout(triples: Sequence[Triple], top: str | None) -> tuple[list[int], dict
     n = len(triples)
     if top is None or n == 0:
         return list(range(n)), {}
-    nodes = {s for s, _, _ in triples} | {top}
-    instance_of: dict[str, list[int]] = defaultdict(list)
-    outgoing: dict[str, list[int]] = defaultdict(list)
-    incoming: dict[str, list[int]] = defaultdict(list)
-    for i, (s, r, t) in enumerate(triples):
+    owned: dict[str, list[int]] = {top: []}  # var -> its :instance triples first, then its other triples
+    outgoing: dict[str, list[int]] = {}
+    rest: list[int] = []
+    for i, (s, r, _) in enumerate(triples):
         if r == INSTANCE:
-            instance_of[s].append(i)
+            owned.setdefault(s, []).append(i)
         else:
-            outgoing[s].append(i)
-            if t in nodes and t != s:
-                incoming[t].append(i)
+            owned.setdefault(s, [])
+            outgoing.setdefault(s, []).append(i)
+    for s, idxs in outgoing.items():
+        owned[s].extend(idxs)
     placed_by: dict[str, int] = {}  # node -> index of the triple it is pushed on (top: -1)
-    placed_order: list[str] = []
 
     def place(var: str, via: int) -> None:  # preorder, the same order emit() prints in
         placed_by[var] = via
-        placed_order.append(var)
-        for i in outgoing[var]:
+        for i in outgoing.get(var, rest):
             t = triples[i][2]
-            if t in nodes and t not in placed_by:
+            if t in owned and t not in placed_by:
                 place(t, i)
 
     place(top, -1)
-    k = 0
-    while k < len(placed_order):  # nodes reachable only against edge direction
-        var = placed_order[k]
-        k += 1
-        for i in incoming[var]:
-            s = triples[i][0]
-            if s not in placed_by:
-                place(s, i)
-    owned: dict[str, list[int]] = {v: instance_of[v] + outgoing[v] for v in placed_by}
-    for var, i in placed_by.items():
-        if i >= 0 and triples[i][0] == var:  # inverted placement: the edge prints under its target
-            owned[var].remove(i)
-            owned[triples[i][2]].append(i)
+    if len(placed_by) < len(owned):  # nodes reachable only against edge direction (:ARG0-of)
+        resorted = set()
+        progress = True
+        while progress:
+            progress = False
+            for i, (s, r, t) in enumerate(triples):
+                if r != INSTANCE and s not in placed_by and t in placed_by:
+                    owned[s].remove(i)
+                    owned[t].append(i)
+                    resorted.add(t)
+                    place(s, i)
+                    progress = True
+        for var in resorted:
+            mine = owned[var]
+            heads = [i for i in mine if triples[i][1] == INSTANCE]
+            owned[var] = heads + sorted(i for i in mine if triples[i][1] != INSTANCE)
     used = [False] * n
     order: list[int] = []
-    markers: dict[int, list] = defaultdict(list)
+    markers: dict[int, list] = {}
 
     def emit(var: str) -> None:
-        mine = owned[var]
-        head = [i for i in mine if triples[i][1] == INSTANCE]
-        for i in head + sorted(i for i in mine if triples[i][1] != INSTANCE):
+        for i in owned[var]:
             if used[i]:
                 continue
             used[i] = True
             order.append(i)
-            s, r, t = triples[i]
+            s, _, t = triples[i]
             other = t if s == var else s
-            if r != INSTANCE and placed_by.get(other) == i:
-                markers[i].append(Push(other))
+            if other != var and placed_by.get(other) == i:
+                markers.setdefault(i, []).append(Push(other))
                 emit(other)
-                markers[order[-1]].append(POP)
+                markers.setdefault(order[-1], []).append(POP)
 
     emit(top)
-    order.extend(i for i in range(n) if not used[i])
+    if len(order) < n:
+        order.extend(i for i in range(n) if not used[i])
     return order, markers
+
+
+def replace_triple(graph: penman.Graph, old: Triple, new: Triple) -> penman.Graph:
+    """A copy where triple ``old`` is ``new`` in the same place, with ``old``'s epidata (layout kept).
+
+    Safe for changes that keep the tree shape: a concept (``:instance``) or an attribute value.
+
+    >>> g = decode("(c / chase-01 :ARG0 (c2 / cat))")
+    >>> encode(replace_triple(g, ("c2", ":instance", "cat"), ("c2", ":instance", "feline")), indent=None)
+    '(c / chase-01 :ARG0 (c2 / feline))'
+    """
+    epidata = dict(graph.epidata)
+    if old in epidata:
+        epidata[new] = epidata.pop(old)
+    triples = [new if t == old else t for t in graph.triples]
+    return _graph(triples, graph.top, epidata, dict(graph.metadata))
+
+
+def add_attribute(graph: penman.Graph, var: str, role: str, value: str) -> penman.Graph:
+    """A copy with ``(var, role, value)`` printed right after ``var``'s concept (layout kept).
+
+    >>> encode(add_attribute(decode("(c / chase-01 :ARG0 (c2 / cat))"), "c2", ":polarity", "-"), indent=None)
+    '(c / chase-01 :ARG0 (c2 / cat :polarity -))'
+    """
+    triples = list(graph.triples)
+    at = next((i for i, t in enumerate(triples) if t[0] == var and t[1] == INSTANCE), None)
+    if at is None:
+        raise GraphError(f"no node {var!r} in the graph", hint=f"nodes are: {', '.join(sorted(graph.variables()))}")
+    new = (var, role, value)
+    epidata = dict(graph.epidata)
+    head = triples[at]
+    markers = epidata.get(head, [])
+    pops = [e for e in markers if isinstance(e, LayoutMarker)]  # an :instance triple only ever ends contexts
+    if pops:
+        epidata[head] = [e for e in markers if not isinstance(e, LayoutMarker)]
+    epidata[new] = pops
+    triples.insert(at + 1, new)
+    return _graph(triples, graph.top, epidata, dict(graph.metadata))
+
+
+def remove_attribute(graph: penman.Graph, triple: Triple) -> penman.Graph:
+    """A copy without the attribute ``triple`` (layout kept: its ``Pop`` markers move to the triple before).
+
+    >>> encode(remove_attribute(decode("(c / chase-01 :polarity - :ARG0 (c2 / cat))"), ("c", ":polarity", "-")), indent=None)
+    '(c / chase-01 :ARG0 (c2 / cat))'
+    """
+    triples = list(graph.triples)
+    if triple not in triples or triple[1] == INSTANCE:
+        raise GraphError(f"no attribute {triple!r} in the graph", hint="pass an existing (var, role, constant) triple")
+    at = triples.index(triple)
+    epidata = dict(graph.epidata)
+    markers = epidata.pop(triple, [])
+    del triples[at]
+    pops = [e for e in markers if isinstance(e, LayoutMarker)]
+    if pops and at > 0:
+        prev = triples[at - 1]
+        epidata[prev] = [*epidata.get(prev, []), *pops]
+    return _graph(triples, graph.top, epidata, dict(graph.metadata))
 
 
 def set_concept(graph: penman.Graph, var: str, new_concept: str) -> penman.Graph:

@@ -30,7 +30,7 @@ PROJECT_NLTK_DATA = Path(__file__).resolve().parents[1] / ".nltk_data"
 
 WORDNET_FIX = (
     "run 'make wordnet' (Debian: apt-get install -y --no-install-recommends wordnet-base wordnet-sense-index, "
-    "then python -m core.wordnet_setup --target .nltk_data), or online: python -c \"import nltk; "
+    'then python -m core.wordnet_setup --target .nltk_data), or online: python -c "import nltk; '
     "nltk.download('wordnet')\""
 )
 
@@ -140,6 +140,15 @@ def wn_pos(pos: str) -> str | None:
     return _POS.get(pos) or _POS.get(pos.upper())
 
 
+def _by_name(items: Any) -> list[Any]:
+    """nltk returns some relations in set order (varies with PYTHONHASHSEED): sort them for determinism."""
+    return sorted(items, key=lambda x: (x.synset().name(), x.name()) if hasattr(x, "synset") else x.name())
+
+
+def _up(synset: Any) -> list[Any]:
+    return _by_name(synset.hypernyms() + synset.instance_hypernyms())
+
+
 def _key(lemma: str) -> str:
     return "_".join(lemma.strip().lower().split())
 
@@ -211,15 +220,15 @@ def _antonyms(key: str, pos: str) -> tuple[Candidate, ...]:
             found.append((tier, -score, index, Candidate(_readable(name), target.synset().name(), score)))
 
     for i, src in enumerate(sources):
-        for ant in src.antonyms():
+        for ant in _by_name(src.antonyms()):
             add(0, i, src.count(), ant)
     if not found and pos == "a":
         for i, src in enumerate(sources):
             if src.synset().pos() != "s":
                 continue
-            for head in src.synset().similar_tos():
+            for head in _by_name(src.synset().similar_tos()):
                 for head_lemma in head.lemmas():
-                    for ant in head_lemma.antonyms():
+                    for ant in _by_name(head_lemma.antonyms()):
                         add(1, i, src.count(), ant)
     if not found:
         for i, src in enumerate(sources):
@@ -241,14 +250,16 @@ def _derivational_antonyms(wn: Any, src: Any, pos: str, key: str) -> list[Any]:
     Back-derivation keeps only words of the original POS that end like the source word (its
     last two letters), so ``quickly`` maps to ``slowly`` and not to ``slowness``.
     """
-    related = list(src.derivationally_related_forms()) + list(src.pertainyms())
+    related = _by_name(src.derivationally_related_forms()) + _by_name(src.pertainyms())
     out = []
     for rel in related:
-        for ant in rel.antonyms():
-            back = list(ant.derivationally_related_forms())
+        for ant in _by_name(rel.antonyms()):
+            back = _by_name(ant.derivationally_related_forms())
             if pos == "r":  # adverbs point at adjectives through pertainyms, not the reverse
                 back += [lem for lem in wn.lemmas(ant.name() + "ly", "r") if ant in lem.pertainyms()]
-            out.extend(b for b in back if b.synset().pos() in (pos, "s" if pos == "a" else pos) and b.name().endswith(key[-2:]))
+            out.extend(
+                b for b in back if b.synset().pos() in (pos, "s" if pos == "a" else pos) and b.name().endswith(key[-2:])
+            )
     return out
 
 
@@ -315,7 +326,7 @@ def _hypernyms(key: str, pos: str) -> tuple[Candidate, ...]:
     for index, src in senses:
         score = src.count()
         offered = 0
-        frontier = [(h, 1) for h in src.synset().hypernyms() + src.synset().instance_hypernyms()]
+        frontier = [(h, 1) for h in _up(src.synset())]
         seen: set[str] = set()
         while frontier and offered < HYPERNYM_LEVELS:
             synset, depth = frontier.pop(0)
@@ -330,7 +341,7 @@ def _hypernyms(key: str, pos: str) -> tuple[Candidate, ...]:
                 offered += 1
             if name in {"entity.n.01", "physical_entity.n.01", "abstraction.n.06"}:
                 continue
-            frontier.extend((h, depth + 1) for h in synset.hypernyms() + synset.instance_hypernyms())
+            frontier.extend((h, depth + 1) for h in _up(synset))
     found.sort(key=lambda item: item[:3])
     seen_lemmas: set[str] = set()
     ranked = []

@@ -37,7 +37,18 @@ from typing import Any
 import penman
 
 from core.errors import ConfigError
-from core.graph import INSTANCE, POLARITY, Triple, rebuild, validate_graph
+from core.graph import (
+    INSTANCE,
+    POLARITY,
+    Triple,
+    add_attribute,
+    rebuild,
+    relayout,
+    remove_attribute,
+    replace_triple,
+    validate_graph,
+)
+from core.lexicon import UNIVERSAL_POS, antonyms, hypernyms, wn_pos
 from core.types import RULES, Edit, ParsedSentence
 
 log = logging.getLogger(__name__)
@@ -78,7 +89,7 @@ DROPPED: Counter[str] = Counter()
 class _Index:
     """One pass over a graph: concepts, edges out/in, attributes, in triple order."""
 
-    graph: penman.Graph
+    graph: penman.Graph  # the source graph, freshly laid out (edits that keep the shape reuse its layout)
     concepts: dict[str, str]
     out: dict[str, list[tuple[str, str]]]  # var -> [(role, child)]
     into: dict[str, list[tuple[str, str]]]  # var -> [(parent, role)]
@@ -86,7 +97,7 @@ class _Index:
     order: list[str]  # variables in order of their :instance triple
 
     @classmethod
-    def of(cls, graph: penman.Graph) -> _Index:
+    def of(cls, graph: penman.Graph, layout: bool = True) -> _Index:
         concepts: dict[str, str] = {}
         order: list[str] = []
         for s, r, t in graph.triples:
@@ -104,7 +115,7 @@ class _Index:
                 into[t].append((s, r))
             else:
                 attrs[s].append((r, t))
-        return cls(graph, concepts, out, into, attrs, order)
+        return cls(relayout(graph) if layout else graph, concepts, out, into, attrs, order)
 
     def negated(self, var: str) -> bool:
         return (POLARITY, "-") in self.attrs.get(var, ())
@@ -124,9 +135,23 @@ class _Index:
         return self.concepts.get(var, var)
 
 
-def _build(rule: str, parsed: ParsedSentence, triples: list[Triple]) -> penman.Graph | None:
-    """The re-laid-out graph of ``triples``, or None (counted in DROPPED) when it is invalid."""
-    graph = rebuild(parsed.graph, triples)
+_LAST_INDEX: tuple[ParsedSentence | None, _Index | None] = (None, None)
+
+
+def _index_for(parsed: ParsedSentence) -> _Index:
+    """The index of ``parsed``'s graph; the last one is reused (enumerate_edits runs five rules on it)."""
+    global _LAST_INDEX
+    last_parsed, last_index = _LAST_INDEX  # one tuple read: safe when rules run in threads
+    if last_parsed is parsed and last_index is not None:
+        return last_index
+    index = _Index.of(parsed.graph)
+    _LAST_INDEX = (parsed, index)
+    return index
+
+
+def _build(rule: str, parsed: ParsedSentence, triples: list[Triple] | penman.Graph) -> penman.Graph | None:
+    """The edited graph (``triples`` are re-laid out), or None (counted in DROPPED) when it is invalid."""
+    graph = triples if isinstance(triples, penman.Graph) else rebuild(parsed.graph, triples)
     problems = validate_graph(graph)
     if problems:
         DROPPED[rule] += 1
@@ -162,8 +187,12 @@ def main_predicate(graph: penman.Graph) -> str | None:
     >>> main_predicate(decode("(m / multi-sentence :snt2 (b / bark-01) :snt1 (r / run-01))"))
     'r'
     """
-    idx = _Index.of(graph)
-    var = graph.top
+    idx = _Index.of(graph, layout=False)
+    return _main(idx, graph.top)
+
+
+def _main(idx: _Index, top: str | None) -> str | None:
+    var = top
     seen: set[str] = set()
     while var is not None and idx.concepts.get(var) in CONNECTIVES and var not in seen:
         seen.add(var)
@@ -178,26 +207,24 @@ def main_predicate(graph: penman.Graph) -> str | None:
 def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = PN_VARIANTS) -> list[Edit]:
     """Polarity negation: negate (or un-negate) the main predicate and/or any eligible node."""
     _check_variants("PN", variants, PN_VARIANTS)
-    idx = _Index.of(parsed.graph)
+    idx = _index_for(parsed)
     targets: list[tuple[str, str]] = []  # (var, where)
     if "main-predicate" in variants:
-        main = main_predicate(parsed.graph)
+        main = _main(idx, parsed.graph.top)
         if main is not None:
             targets.append((main, "main predicate"))
     if "any-node" in variants:
         targets += [(v, "any node") for v in idx.order if idx.eligible(v)]
     edits = []
     for var, where in targets:
-        triples = list(parsed.graph.triples)
         if idx.negated(var):
             action, variant, verb = "unnegate", "unnegate", "un-negate"
-            triples = [t for t in triples if t != (var, POLARITY, "-")]
+            edited = remove_attribute(idx.graph, (var, POLARITY, "-"))
         else:
             action, verb = "negate", "negate"
             variant = "main-predicate" if where == "main predicate" else "any-node"
-            at = next(i for i, t in enumerate(triples) if t[0] == var and t[1] == INSTANCE)
-            triples.insert(at + 1, (var, POLARITY, "-"))
-        graph = _build("PN", parsed, triples)
+            edited = add_attribute(idx.graph, var, POLARITY, "-")
+        graph = _build("PN", parsed, edited)
         if graph is None:
             continue
         edits.append(
@@ -241,7 +268,7 @@ def _swap_targets(triples: Sequence[Triple], first: Triple, second: Triple) -> l
 def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = RS_VARIANTS) -> list[Edit]:
     """Role swap: ARG0 <-> ARG1 of each event (``agent-patient``) and/or two leaves' edges (``two-leaf``)."""
     _check_variants("RS", variants, RS_VARIANTS)
-    idx = _Index.of(parsed.graph)
+    idx = _index_for(parsed)
     triples = parsed.graph.triples
     edits: list[Edit] = []
     if "agent-patient" in variants:
@@ -298,7 +325,7 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = RS_VARIANTS) -> l
 
 def us_edits(parsed: ParsedSentence) -> list[Edit]:
     """Underspecification: drop each non-top leaf with a single incoming edge (never a name node)."""
-    idx = _Index.of(parsed.graph)
+    idx = _index_for(parsed)
     edits = []
     for var in idx.order:
         if var == parsed.graph.top or not idx.is_leaf(var) or idx.concepts[var] == "name":
@@ -343,8 +370,6 @@ def node_pos(parsed: ParsedSentence, var: str, concept: str) -> tuple[str, ...]:
 
     A guess is ``VERB`` then ``ADJ`` for a concept with a sense suffix (``happy-01``), else ``NOUN``.
     """
-    from core.lexicon import wn_pos
-
     for i in parsed.alignment.get(var, ()):
         if 0 <= i < len(parsed.tokens):
             pos = parsed.tokens[i].pos
@@ -355,9 +380,7 @@ def node_pos(parsed: ParsedSentence, var: str, concept: str) -> tuple[str, ...]:
 def _lexical_edits(
     rule: str, variant: str, parsed: ParsedSentence, lookup: Callable[[str, str], list[Any]], max_candidates: int
 ) -> list[Edit]:
-    from core.lexicon import UNIVERSAL_POS, wn_pos
-
-    idx = _Index.of(parsed.graph)
+    idx = _index_for(parsed)
     word = "antonym" if rule == "AR" else "hypernym"
     edits = []
     for var in idx.order:
@@ -376,11 +399,8 @@ def _lexical_edits(
                 new_concept = "-".join(cand.lemma.split()) + suffix
                 if new_concept == old:
                     continue
-                triples = [
-                    (s, r, new_concept) if (s == var and r == INSTANCE) else (s, r, t)
-                    for s, r, t in parsed.graph.triples
-                ]
-                graph = _build(rule, parsed, triples)
+                edited = replace_triple(idx.graph, (var, INSTANCE, old), (var, INSTANCE, new_concept))
+                graph = _build(rule, parsed, edited)
                 if graph is None:
                     continue
                 edits.append(
@@ -408,15 +428,11 @@ def _lexical_edits(
 
 def ar_edits(parsed: ParsedSentence, max_candidates: int = DEFAULT_MAX_CANDIDATES) -> list[Edit]:
     """Antonym replacement through WordNet (up to ``max_candidates`` per node, best first; 0 = all)."""
-    from core.lexicon import antonyms
-
     return _lexical_edits("AR", "antonym", parsed, antonyms, max_candidates)
 
 
 def hs_edits(parsed: ParsedSentence, max_candidates: int = DEFAULT_MAX_CANDIDATES) -> list[Edit]:
     """Hypernym substitution through WordNet (up to ``max_candidates`` per node, best first; 0 = all)."""
-    from core.lexicon import hypernyms
-
     return _lexical_edits("HS", "hypernym", parsed, hypernyms, max_candidates)
 
 
