@@ -1,0 +1,669 @@
+"""Reading CLSD evaluation sets: the published layout, pivot files, swap annotations, any language pair.
+
+A *task* is one direction of a set: a source sentence, its true translation (the
+*target*) and k distractors in the target language. The published layout
+(``Index, French, German, de_adv1..4, fr_adv1..4``) holds both directions:
+DE→FR compares a German source with the French target and ``fr_adv*``; FR→DE
+compares the French source with the German target and ``de_adv*``.
+
+Rows that cannot be scored fairly are not dropped silently: an empty source,
+target or distractor, or a distractor identical to the target, makes the row an
+:class:`RowIssue` (excluded from P@1 and counted by reason).
+
+>>> norm_text("  a  b ")
+'a b'
+>>> direction_key("de", "fr")
+'de-fr'
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from core.errors import InputError
+from core.textio import read_rows, table_format
+
+LANGUAGE_NAMES: Mapping[str, str] = {
+    "de": "German",
+    "fr": "French",
+    "en": "English",
+    "es": "Spanish",
+    "it": "Italian",
+    "nl": "Dutch",
+    "pt": "Portuguese",
+}
+"""Column names of the published layout, by language code."""
+
+_ADV = re.compile(r"^([a-z]{2,3})_adv(\d+)$", re.IGNORECASE)
+
+DIRECT = "direct"
+PIVOT = "pivot"
+
+
+def norm_text(text: Any) -> str:
+    """Whitespace-normalised text; None and NaN-like values become ``""``."""
+    if text is None:
+        return ""
+    return " ".join(str(text).split())
+
+
+def direction_key(source_lang: str, target_lang: str) -> str:
+    """The key of a direction, e.g. ``'de-fr'`` (source German, candidates French)."""
+    return f"{source_lang}-{target_lang}"
+
+
+def direction_label(key: str) -> str:
+    """Display form of a direction key: ``'de-fr'`` -> ``'DE→FR'``.
+
+    >>> direction_label("de-fr")
+    'DE→FR'
+    """
+    src, _, tgt = key.partition("-")
+    return f"{src.upper()}→{tgt.upper()}" if tgt else key
+
+
+@dataclass(frozen=True)
+class CLSDItem:
+    """One usable row of a task: source, true target, distractors (in column order)."""
+
+    id: str
+    source: str
+    target: str
+    distractors: tuple[str, ...]
+    line: int = 0  # line in the file (data rows start at 2); 0 when not from a file
+
+    @property
+    def candidates(self) -> tuple[str, ...]:
+        """The target first, then the distractors."""
+        return (self.target, *self.distractors)
+
+
+@dataclass(frozen=True)
+class RowIssue:
+    """A row excluded from scoring, with the reason (``empty distractor``, ``distractor equals target``...)."""
+
+    id: str
+    line: int
+    reason: str
+    column: str = ""
+
+    def describe(self) -> str:
+        where = f" ({self.column})" if self.column else ""
+        return f"row {self.id} (line {self.line}): {self.reason}{where}"
+
+
+@dataclass(frozen=True)
+class CLSDTask:
+    """One direction of one set under one condition (``direct`` or ``pivot``)."""
+
+    set_name: str
+    direction: str  # e.g. "de-fr"
+    source_lang: str
+    target_lang: str
+    source_column: str
+    target_column: str
+    distractor_columns: tuple[str, ...]
+    items: tuple[CLSDItem, ...]
+    issues: tuple[RowIssue, ...] = ()
+    condition: str = DIRECT
+    path: str = ""
+    text_lang: str = ""  # language the texts are in, when not the direction's (pivot: "en")
+
+    @property
+    def n_rows(self) -> int:
+        """Rows read (usable and excluded)."""
+        return len(self.items) + len({i.id for i in self.issues})
+
+    @property
+    def label(self) -> str:
+        return direction_label(self.direction)
+
+    def excluded_counts(self) -> dict[str, int]:
+        """How many rows were excluded, by reason (a row with several problems counts once per reason)."""
+        seen: set[tuple[str, str]] = set()
+        counts: Counter[str] = Counter()
+        for issue in self.issues:
+            if (issue.id, issue.reason) not in seen:
+                seen.add((issue.id, issue.reason))
+                counts[issue.reason] += 1
+        return dict(counts)
+
+    def texts(self) -> list[str]:
+        """Every text of the task (sources, targets, distractors), with repeats."""
+        out: list[str] = []
+        for item in self.items:
+            out.append(item.source)
+            out.extend(item.candidates)
+        return out
+
+
+@dataclass(frozen=True)
+class CLSDDataset:
+    """A set read from one file: its tasks by direction key."""
+
+    name: str
+    path: str
+    layout: str  # "clsd" | "generic"
+    tasks: Mapping[str, CLSDTask] = field(default_factory=dict)
+    condition: str = DIRECT
+    n_rows: int = 0
+
+    @property
+    def directions(self) -> list[str]:
+        return list(self.tasks)
+
+    def task(self, direction: str) -> CLSDTask:
+        try:
+            return self.tasks[direction]
+        except KeyError:
+            raise InputError(
+                f"{self.name} has no direction {direction!r}",
+                hint=f"directions are: {', '.join(self.tasks) or '(none)'}",
+            ) from None
+
+
+def _find(columns: Sequence[str], name: str) -> str | None:
+    lowered = {c.strip().lower(): c for c in columns}
+    return lowered.get(name.lower())
+
+
+def _require(columns: Sequence[str], names: Sequence[str], path: str, layout: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    missing: list[str] = []
+    for name in names:
+        col = _find(columns, name)
+        if col is None:
+            missing.append(name)
+        else:
+            found[name] = col
+    if missing:
+        raise InputError(
+            f"{path}: missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)} for the {layout} layout",
+            hint=f"columns are: {', '.join(c for c in columns if c) or '(none)'}",
+        )
+    return found
+
+
+def _id_column(columns: Sequence[str], wanted: str | None, path: str) -> str | None:
+    if wanted:
+        col = _find(columns, wanted)
+        if col is None:
+            raise InputError(f"{path}: id column {wanted!r} not found", hint=f"columns are: {', '.join(columns)}")
+        return col
+    for cand in ("index", "id", "rowindex"):
+        col = _find(columns, cand)
+        if col is not None:
+            return col
+    if columns and columns[0].strip() in ("", "Unnamed: 0"):
+        return columns[0]  # pandas' unnamed index column
+    return None
+
+
+def _row_id(row: Mapping[str, Any], id_col: str | None, line: int) -> str:
+    if id_col is not None:
+        value = norm_text(row.get(id_col))
+        if value:
+            return value
+    return str(line - 2)  # 0-based position of the data row
+
+
+def _make_task(
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    set_name: str,
+    path: str,
+    source_lang: str,
+    target_lang: str,
+    source_col: str,
+    target_col: str,
+    distractor_cols: Sequence[str],
+    id_col: str | None,
+    condition: str,
+    text_lang: str = "",
+) -> CLSDTask:
+    items: list[CLSDItem] = []
+    issues: list[RowIssue] = []
+    seen_ids: Counter[str] = Counter()
+    for n, row in enumerate(rows, 2):
+        rid = _row_id(row, id_col, n)
+        seen_ids[rid] += 1
+        if seen_ids[rid] > 1:
+            rid = f"{rid}#{seen_ids[rid]}"
+        source = norm_text(row.get(source_col))
+        target = norm_text(row.get(target_col))
+        distractors = tuple(norm_text(row.get(c)) for c in distractor_cols)
+        problems: list[RowIssue] = []
+        if not source:
+            problems.append(RowIssue(rid, n, "empty source", source_col))
+        if not target:
+            problems.append(RowIssue(rid, n, "empty target", target_col))
+        for col, text in zip(distractor_cols, distractors, strict=True):
+            if not text:
+                problems.append(RowIssue(rid, n, "empty distractor", col))
+            elif target and text == target:
+                problems.append(RowIssue(rid, n, "distractor equals target", col))
+        if problems:
+            issues.extend(problems)
+        else:
+            items.append(CLSDItem(rid, source, target, distractors, n))
+    return CLSDTask(
+        set_name=set_name,
+        direction=direction_key(source_lang, target_lang),
+        source_lang=source_lang,
+        target_lang=target_lang,
+        source_column=source_col,
+        target_column=target_col,
+        distractor_columns=tuple(distractor_cols),
+        items=tuple(items),
+        issues=tuple(issues),
+        condition=condition,
+        path=path,
+        text_lang=text_lang,
+    )
+
+
+def _read(path: str | os.PathLike[str]) -> tuple[list[dict[str, Any]], list[str]]:
+    fmt = table_format(path)
+    if fmt == "txt":
+        raise InputError(f"{path}: expected a CSV, TSV or JSONL file", hint="CLSD sets are tables with a header row")
+    rows = read_rows(path, fmt=fmt)
+    if not rows:
+        raise InputError(f"{path} has a header but no rows", hint="add at least one row")
+    columns = list(rows[0].keys())
+    return rows, columns
+
+
+def clsd_languages(columns: Sequence[str]) -> dict[str, tuple[str, list[str]]]:
+    """Languages of the published layout present in ``columns``: code -> (text column, distractor columns).
+
+    >>> clsd_languages(["Index", "French", "German", "de_adv1", "fr_adv2", "fr_adv1"])["fr"]
+    ('French', ['fr_adv1', 'fr_adv2'])
+    """
+    advs: dict[str, list[tuple[int, str]]] = {}
+    for col in columns:
+        m = _ADV.match(col.strip())
+        if m:
+            advs.setdefault(m.group(1).lower(), []).append((int(m.group(2)), col))
+    out: dict[str, tuple[str, list[str]]] = {}
+    for code, cols in advs.items():
+        text_col = _find(columns, LANGUAGE_NAMES.get(code, code)) or _find(columns, code)
+        out[code] = (text_col or "", [c for _, c in sorted(cols)])
+    return out
+
+
+def read_clsd(
+    path: str | os.PathLike[str],
+    *,
+    name: str | None = None,
+    condition: str = DIRECT,
+    languages: tuple[str, str] = ("de", "fr"),
+    id_column: str | None = None,
+) -> CLSDDataset:
+    """Read the published CLSD layout; both directions come from one file.
+
+    ``condition="pivot"`` reads a pivot file (the same rows in English, possibly with
+    a leading unnamed index column): the tasks keep their direction keys, the texts
+    are English.
+    """
+    p = str(path)
+    rows, columns = _read(path)
+    a, b = languages
+    names = [LANGUAGE_NAMES.get(a, a), LANGUAGE_NAMES.get(b, b)]
+    found = clsd_languages(columns)
+    wanted_advs = [f"{lang}_adv1" for lang in (a, b)]
+    _require(columns, [*names, *wanted_advs], p, "CLSD")
+    id_col = _id_column(columns, id_column, p)
+    set_name = name or Path(p).stem
+    tasks: dict[str, CLSDTask] = {}
+    text_lang = "en" if condition == PIVOT else ""
+    for src, tgt in ((a, b), (b, a)):
+        src_col = _find(columns, LANGUAGE_NAMES.get(src, src)) or ""
+        tgt_col, adv_cols = found[tgt]
+        tasks[direction_key(src, tgt)] = _make_task(
+            rows,
+            set_name=set_name,
+            path=p,
+            source_lang=src,
+            target_lang=tgt,
+            source_col=src_col,
+            target_col=tgt_col,
+            distractor_cols=adv_cols,
+            id_col=id_col,
+            condition=condition,
+            text_lang=text_lang,
+        )
+    return CLSDDataset(set_name, p, "clsd", tasks, condition, len(rows))
+
+
+def _expand_columns(columns: Sequence[str], spec: Sequence[str] | str, path: str) -> list[str]:
+    parts = [s.strip() for s in spec.split(",")] if isinstance(spec, str) else [s.strip() for s in spec]
+    out: list[str] = []
+    missing: list[str] = []
+    for part in parts:
+        if not part:
+            continue
+        if any(ch in part for ch in "*?["):
+            matched = [c for c in columns if fnmatch.fnmatch(c.lower(), part.lower())]
+            if not matched:
+                missing.append(part)
+            out.extend(sorted(matched, key=_natural_key))
+        else:
+            col = _find(columns, part)
+            if col is None:
+                missing.append(part)
+            else:
+                out.append(col)
+    if missing:
+        raise InputError(
+            f"{path}: missing distractor column{'s' if len(missing) > 1 else ''} {', '.join(missing)}",
+            hint=f"columns are: {', '.join(c for c in columns if c)}",
+        )
+    if not out:
+        raise InputError(f"{path}: no distractor columns named", hint="pass e.g. --distractor-cols 'adv1,adv2' or 'adv*'")
+    return out
+
+
+def _natural_key(text: str) -> tuple[Any, ...]:
+    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text.lower()))
+
+
+def read_generic(
+    path: str | os.PathLike[str],
+    *,
+    source_column: str,
+    target_column: str,
+    distractor_columns: Sequence[str] | str,
+    id_column: str | None = None,
+    source_lang: str = "src",
+    target_lang: str = "tgt",
+    name: str | None = None,
+    condition: str = DIRECT,
+) -> CLSDDataset:
+    """Read any language pair: one direction, columns named by the caller.
+
+    ``distractor_columns`` is a list or a comma-separated string; entries may be
+    glob patterns (``"adv*"``).
+    """
+    p = str(path)
+    rows, columns = _read(path)
+    found = _require(columns, [source_column, target_column], p, "generic")
+    advs = _expand_columns(columns, distractor_columns, p)
+    id_col = _id_column(columns, id_column, p)
+    set_name = name or Path(p).stem
+    task = _make_task(
+        rows,
+        set_name=set_name,
+        path=p,
+        source_lang=source_lang,
+        target_lang=target_lang,
+        source_col=found[source_column],
+        target_col=found[target_column],
+        distractor_cols=advs,
+        id_col=id_col,
+        condition=condition,
+        text_lang="en" if condition == PIVOT else "",
+    )
+    return CLSDDataset(set_name, p, "generic", {task.direction: task}, condition, len(rows))
+
+
+def sniff_layout(path: str | os.PathLike[str]) -> str:
+    """``'clsd'`` when the file has the published columns (two languages with ``*_adv*``), else ``'generic'``."""
+    _, columns = _read(path)
+    langs = {k: v for k, v in clsd_languages(columns).items() if v[0]}
+    return "clsd" if len(langs) >= 2 else "generic"
+
+
+def read_dataset(path: str | os.PathLike[str], **kwargs: Any) -> CLSDDataset:
+    """Read a set in whichever layout it has: the published one, else generic (columns required in ``kwargs``)."""
+    if not kwargs.get("source_column") and sniff_layout(path) == "clsd":
+        langs = sorted(k for k, v in clsd_languages(_read(path)[1]).items() if v[0])
+        pair = kwargs.get("languages") or (("de", "fr") if {"de", "fr"} <= set(langs) else tuple(langs[:2]))
+        allowed = {k: v for k, v in kwargs.items() if k in ("name", "condition", "id_column")}
+        return read_clsd(path, languages=pair, **allowed)
+    needed = ("source_column", "target_column", "distractor_columns")
+    absent = [k for k in needed if not kwargs.get(k)]
+    if absent:
+        raise InputError(
+            f"{path} is not in the published CLSD layout (Index, French, German, de_adv1.., fr_adv1..)",
+            hint="name the columns: --source-col, --target-col, --distractor-cols",
+        )
+    allowed = {k: v for k, v in kwargs.items() if k != "languages"}
+    return read_generic(path, **allowed)
+
+
+# ---------------------------------------------------------------------------------------------- pivot alignment
+
+
+@dataclass(frozen=True)
+class PivotAlignment:
+    """The pivot task restricted to rows the direct task also scores, and what did not line up."""
+
+    task: CLSDTask
+    missing_ids: tuple[str, ...]  # direct rows absent from the pivot file
+    extra_ids: tuple[str, ...]  # pivot rows absent from the direct file
+
+
+def align_pivot(direct: CLSDTask, pivot: CLSDTask) -> PivotAlignment:
+    """Line the pivot rows up with the direct rows by id (rows must describe the same sentences)."""
+    direct_ids = [i.id for i in direct.items] + [i.id for i in direct.issues]
+    pivot_ids = {i.id for i in pivot.items} | {i.id for i in pivot.issues}
+    if len(pivot.distractor_columns) != len(direct.distractor_columns):
+        raise InputError(
+            f"pivot {pivot.path} has {len(pivot.distractor_columns)} distractors per row, "
+            f"the direct set {len(direct.distractor_columns)}",
+            hint="the pivot file must translate the same columns",
+        )
+    missing = tuple(i for i in dict.fromkeys(direct_ids) if i not in pivot_ids)
+    known = set(direct_ids)
+    extra = tuple(sorted(i for i in pivot_ids if i not in known))
+    return PivotAlignment(pivot, missing, extra)
+
+
+def check_pivot(direct: CLSDDataset, pivot: CLSDDataset) -> CLSDDataset:
+    """Check that a pivot set fits a direct set (same directions, overlapping ids) and return it.
+
+    Raises :class:`InputError` when no row id is shared (a different file).
+    """
+    tasks: dict[str, CLSDTask] = {}
+    for key, task in direct.tasks.items():
+        if key not in pivot.tasks:
+            raise InputError(
+                f"pivot file {pivot.path} has no direction {direction_label(key)}",
+                hint=f"its directions are: {', '.join(map(direction_label, pivot.tasks)) or '(none)'}",
+            )
+        ids = {i.id for i in task.items} | {i.id for i in task.issues}
+        ptask = pivot.tasks[key]
+        ptask = replace(
+            ptask,
+            items=tuple(i for i in ptask.items if i.id in ids),
+            issues=tuple(i for i in ptask.issues if i.id in ids),
+        )
+        aligned = align_pivot(task, ptask)
+        shared = len({i.id for i in task.items} & {i.id for i in aligned.task.items})
+        if task.items and not shared:
+            raise InputError(
+                f"pivot file {pivot.path} shares no row id with {direct.path}",
+                hint="the pivot file must hold the same rows (same Index values)",
+            )
+        missing = tuple(RowIssue(rid, 0, "missing from the pivot file") for rid in aligned.missing_ids)
+        tasks[key] = replace(aligned.task, set_name=direct.name, issues=aligned.task.issues + missing)
+    return replace(pivot, tasks=tasks, name=direct.name)
+
+
+# ---------------------------------------------------------------------------------------------- swap annotations
+
+_SWAP = re.compile(r"""^\s*swap\s*:?\s*(['"])(.*?)\1\s+with\s+(['"])(.*?)\3\s*$""", re.IGNORECASE | re.DOTALL)
+_ADDITION = re.compile(r"""^\s*addition\s+of\s+(['"])(.*?)\1\s*$""", re.IGNORECASE | re.DOTALL)
+
+
+def parse_details(details: str) -> tuple[str, str, str]:
+    """Parse an annotation's ``Details``: ``(operation, old, new)``.
+
+    >>> parse_details("Swap: 'Bonn' with 'Berlin'")
+    ('swap', 'Bonn', 'Berlin')
+    >>> parse_details("Addition of 'nicht'")
+    ('addition', '', 'nicht')
+    >>> parse_details("something else")
+    ('other', '', '')
+    """
+    m = _SWAP.match(details or "")
+    if m:
+        return "swap", m.group(2), m.group(4)
+    m = _ADDITION.match(details or "")
+    if m:
+        return "addition", "", m.group(2)
+    return "other", "", ""
+
+
+@dataclass(frozen=True)
+class SwapAnnotation:
+    """One annotated single-token change of a distractor (from the ``*_swaps_ner_pos.tsv`` files)."""
+
+    dataset: str
+    row_id: str
+    column: str  # e.g. "de_adv3"
+    language: str  # language of the distractor, from the column prefix
+    operation: str  # "swap" | "addition" | "other"
+    old: str
+    new: str
+    pos: str  # annotated universal POS ("" when absent)
+    entity_type: str
+    equivalent: bool | None  # annotators judged the change meaning-preserving
+    original: str  # the true sentence in the distractor's language
+    adversarial: str
+    line: int
+
+
+_SWAP_REQUIRED = ("AdversarialText", "AdversarialExample", "RowIndex")
+
+
+def read_swaps(path: str | os.PathLike[str], *, dataset: str | None = None) -> list[SwapAnnotation]:
+    """Read a single-token-swap annotation file (UTF-8 or UTF-16 with BOM, columns in any order).
+
+    ``dataset`` keeps only rows of that ``Dataset`` value (e.g. ``"wmt19"``).
+    """
+    p = str(path)
+    rows, columns = _read(path)
+    found = _require(columns, _SWAP_REQUIRED, p, "swap annotation")
+    opt = {n: _find(columns, n) for n in ("Dataset", "Operation", "Details", "POSTag", "EntityType", "SemanticallyEquivalent")}
+    originals = {code: _find(columns, f"OriginalText{name}") for code, name in LANGUAGE_NAMES.items()}
+    out: list[SwapAnnotation] = []
+    for n, row in enumerate(rows, 2):
+        ds = norm_text(row.get(opt["Dataset"])) if opt["Dataset"] else ""
+        if dataset and ds and ds.lower() != dataset.lower():
+            continue
+        column = norm_text(row.get(found["AdversarialExample"]))
+        m = _ADV.match(column)
+        lang = m.group(1).lower() if m else ""
+        orig_col = originals.get(lang)
+        if not orig_col:
+            raise InputError(
+                f"{p}, line {n}: no OriginalText{LANGUAGE_NAMES.get(lang, lang or '?')} column for {column or '(empty)'}",
+                hint=f"columns are: {', '.join(columns)}",
+            )
+        details = norm_text(row.get(opt["Details"])) if opt["Details"] else ""
+        operation, old, new = parse_details(details)
+        if opt["Operation"] and operation == "other":
+            operation = norm_text(row.get(opt["Operation"])).lower() or "other"
+        eq_raw = norm_text(row.get(opt["SemanticallyEquivalent"])) if opt["SemanticallyEquivalent"] else ""
+        equivalent: bool | None
+        try:
+            equivalent = bool(float(eq_raw)) if eq_raw else None
+        except ValueError:
+            equivalent = eq_raw.lower() in ("true", "yes")
+        out.append(
+            SwapAnnotation(
+                dataset=ds,
+                row_id=_int_text(norm_text(row.get(found["RowIndex"]))),
+                column=column,
+                language=lang,
+                operation=operation,
+                old=old,
+                new=new,
+                pos=norm_text(row.get(opt["POSTag"])).upper() if opt["POSTag"] else "",
+                entity_type=norm_text(row.get(opt["EntityType"])) if opt["EntityType"] else "",
+                equivalent=equivalent,
+                original=norm_text(row.get(orig_col)),
+                adversarial=norm_text(row.get(found["AdversarialText"])),
+                line=n,
+            )
+        )
+    return out
+
+
+def _int_text(value: str) -> str:
+    """``'45.0'`` -> ``'45'`` (pandas writes integer ids as floats when a column has blanks)."""
+    try:
+        f = float(value)
+    except ValueError:
+        return value
+    return str(int(f)) if f.is_integer() else value
+
+
+@dataclass(frozen=True)
+class SwapMatch:
+    """Annotations joined to a task: the ones that match its rows, and why the others did not."""
+
+    matched: tuple[tuple[SwapAnnotation, int, int], ...]  # (annotation, item index, distractor index)
+    unmatched: tuple[tuple[SwapAnnotation, str], ...]  # (annotation, reason)
+
+
+def match_swaps(task: CLSDTask, swaps: Sequence[SwapAnnotation]) -> SwapMatch:
+    """Join annotations to ``task`` rows by (row id, distractor column), checking that the texts agree."""
+    index = {item.id: k for k, item in enumerate(task.items)}
+    cols = {c.lower(): j for j, c in enumerate(task.distractor_columns)}
+    matched: list[tuple[SwapAnnotation, int, int]] = []
+    unmatched: list[tuple[SwapAnnotation, str]] = []
+    for s in swaps:
+        if s.language and s.language != task.target_lang:
+            continue
+        k = index.get(s.row_id)
+        j = cols.get(s.column.lower())
+        if k is None:
+            unmatched.append((s, "row not scored in this set"))
+        elif j is None:
+            unmatched.append((s, f"no column {s.column}"))
+        elif task.items[k].distractors[j] != s.adversarial:
+            unmatched.append((s, "distractor text differs from the annotation"))
+        elif task.items[k].target != s.original:
+            unmatched.append((s, "target text differs from the annotation"))
+        else:
+            matched.append((s, k, j))
+    return SwapMatch(tuple(matched), tuple(unmatched))
+
+
+
+def limit_rows(data: CLSDDataset, n: int) -> CLSDDataset:
+    """The first ``n`` data rows of the file (usable and excluded alike), in every task."""
+    if n < 0:
+        raise InputError(f"row limit must be >= 0, got {n}", hint="pass --limit N with N >= 0")
+    last = n + 1  # data rows start on line 2
+    tasks = {
+        key: replace(
+            task,
+            items=tuple(i for i in task.items if i.line <= last),
+            issues=tuple(i for i in task.issues if i.line <= last),
+        )
+        for key, task in data.tasks.items()
+    }
+    return replace(data, tasks=tasks, n_rows=min(n, data.n_rows))
+
+
+def restrict_ids(data: CLSDDataset, ids: set[str]) -> CLSDDataset:
+    """Only the rows whose id is in ``ids`` (e.g. a pivot set cut to the direct set's rows)."""
+    tasks = {
+        key: replace(
+            task,
+            items=tuple(i for i in task.items if i.id in ids),
+            issues=tuple(i for i in task.issues if i.id in ids),
+        )
+        for key, task in data.tasks.items()
+    }
+    return replace(data, tasks=tasks)
