@@ -77,7 +77,8 @@ def inspect_amrlib_model(model_dir: str, kind: str, *, tokenizer: str = "", sett
     """Check an amrlib model folder without loading weights; raise a specific error if unusable."""
     stage = _KINDS[kind][0]
     setting = setting or f"pipeline.amr_{stage}_model"
-    get = f"download model_{stage}_xfm_* from {RELEASES}, untar it and set {setting} to its folder"
+    example = "model_parse_xfm_bart_large-v0_1_0" if kind == "stog" else "model_generate_t5wtense-v0_1_0"
+    get = f"download {example} (or another {stage} model) from {RELEASES}, untar it and set {setting} to its folder"
     if not model_dir.strip():
         raise ModelMissingError(f"no amrlib {stage} model configured", hint=get)
     folder = Path(model_dir).expanduser()

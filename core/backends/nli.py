@@ -131,7 +131,7 @@ class NLIValidator:
         if int(batch_size) < 1:
             raise ConfigError(f"pipeline.batch_size must be at least 1 (got {batch_size})")
         self.spec = model
-        self.path = locate_model(model, what="NLI model", setting="pipeline.nli_model")
+        self.path = _locate(model)
         self.labels = tuple(labels)
         self.label_index: dict[str, int] | None = None
         if Path(self.path).is_dir():  # a hub id still to download is checked once loaded
@@ -278,8 +278,18 @@ class NLIValidator:
         ]
 
 
+def _locate(model: str) -> str:
+    if not model.strip():
+        raise ModelMissingError(
+            "no NLI model configured",
+            hint="set pipeline.nli_model to a 3-way NLI model folder or hub id "
+            "(the paper's: juliussteen/DeBERTa-v3-FaithAug)",
+        )
+    return locate_model(model, what="NLI model", setting="pipeline.nli_model")
+
+
 def check_nli_model(model: str, labels: Sequence[str] = ()) -> None:
     """Raise the error :class:`NLIValidator` would raise for this model, without loading weights."""
-    path = locate_model(model, what="NLI model", setting="pipeline.nli_model")
+    path = _locate(model)
     if Path(path).is_dir():
         map_labels(read_id2label(path), labels, model=f"NLI model {model}")
