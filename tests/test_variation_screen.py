@@ -1,0 +1,132 @@
+"""The Variation screen, headless: run a tiny book with the lexical baselines, see the maps, cancel, errors."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from textual.app import App
+from textual.widgets import DataTable, Label, Sparkline, Static
+
+from core.config import Settings
+from core.progress import check_cancel
+from core.variation.run import RegistrySource
+from smithtui.screens.variation import VariationScreen, downsample, heatmap_text
+
+TINY = Path(__file__).resolve().parents[1] / "sample_data" / "tiny_book.txt"
+
+
+class Host(App):
+    def __init__(self, screen: VariationScreen) -> None:
+        super().__init__()
+        self._screen = screen
+
+    def on_mount(self) -> None:
+        self.push_screen(self._screen)
+
+
+async def _wait(pilot, predicate, timeout: float = 120.0) -> None:
+    start = time.monotonic()
+    while not predicate():
+        if time.monotonic() - start > timeout:
+            raise AssertionError("timed out waiting for the worker")
+        await pilot.pause(0.1)
+
+
+def _status(screen: VariationScreen) -> str:
+    return str(screen.query_one("#var-status", Label).render())
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> RegistrySource:
+    return RegistrySource(tmp_path_factory.mktemp("screen-cache"))
+
+
+def test_run_shows_maps_series_and_passages(source: RegistrySource) -> None:
+    async def scenario() -> None:
+        screen = VariationScreen(Settings(), books=[str(TINY)], models=["bow", "tfidf"], source=source)
+        app = Host(screen)
+        async with app.run_test(size=(140, 45)) as pilot:
+            await pilot.press("ctrl+r")
+            await _wait(pilot, lambda: screen.run_result is not None)
+            await pilot.pause()
+            corr = str(screen.query_one("#var-corr", Static).render())
+            assert "SSM r" in corr and "bow" in corr and "tfidf" in corr
+            assert "PAF" in str(screen.query_one("#var-fraction", Static).render())
+            await pilot.press("m")
+            assert "NAF" in str(screen.query_one("#var-fraction", Static).render())
+            await pilot.press("m")
+            assert "DDAF" in str(screen.query_one("#var-fraction", Static).render())
+            spark = screen.query_one("#var-series", Sparkline)
+            assert len(list(spark.data or [])) == len(screen.run_result.books[0].book) - 1
+            await pilot.press("s")
+            assert "tfidf" in str(screen.query_one("#var-series-label", Label).render())
+            table = screen.query_one("#var-passages", DataTable)
+            assert table.row_count >= 3
+            assert "done: tiny_book" in _status(screen)
+
+    asyncio.run(scenario())
+
+
+class _SlowSource:
+    """Wraps the real source; waits (cancellably) before encoding so the test can press escape mid-run."""
+
+    def __init__(self, inner: RegistrySource) -> None:
+        self.inner = inner
+        self.started = threading.Event()
+
+    def check(self, models) -> None:
+        self.inner.check(models)
+
+    def encode(self, model, texts, progress=None, cancel=None):
+        self.started.set()
+        for _ in range(200):
+            check_cancel(cancel)
+            time.sleep(0.05)
+        return self.inner.encode(model, texts, progress, cancel)
+
+    def info(self, model):
+        return self.inner.info(model)
+
+
+def test_cancel_stops_the_worker(source: RegistrySource) -> None:
+    async def scenario() -> None:
+        slow = _SlowSource(source)
+        screen = VariationScreen(Settings(), books=[str(TINY)], models=["bow"], source=slow)
+        app = Host(screen)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("ctrl+r")
+            await _wait(pilot, slow.started.is_set)
+            await pilot.press("escape")
+            await _wait(pilot, lambda: "cancelled" in _status(screen))
+            assert screen.run_result is None
+            assert not screen.query_one("#var-run").disabled
+
+    asyncio.run(scenario())
+
+
+def test_bad_book_shows_a_message_not_a_crash(source: RegistrySource, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+
+    async def scenario() -> None:
+        screen = VariationScreen(Settings(), books=[str(empty)], models=["bow"], source=source)
+        app = Host(screen)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("ctrl+r")
+            await _wait(pilot, lambda: "no usable book" in _status(screen))
+            assert "is empty" in _status(screen)
+
+    asyncio.run(scenario())
+
+
+def test_heatmap_and_downsample_helpers() -> None:
+    text = heatmap_text(np.array([[1.0, np.nan], [0.2, 1.0]]), ["alpha", "beta"], title="t", lo=0, hi=1)
+    lines = text.plain.splitlines()
+    assert lines[0] == "t" and "–" in lines[2] and "0.20" in lines[3]
+    assert any(span.style and "rgb" in str(span.style) for span in text.spans)
+    assert len(downsample(np.arange(1000.0), 100)) == 100
