@@ -85,7 +85,7 @@ class AlignedRealizer:
                 cache[key] = sent
         work = Work(sent)
         try:
-            op(work, edit, _concepts(edit))
+            op(work, edit, _Concepts(edit))
         except Unrealizable as exc:
             return self._error(edit, str(exc))
         except (KeyError, IndexError, TypeError, ValueError) as exc:  # malformed details or alignment
@@ -105,14 +105,29 @@ class AlignedRealizer:
 # ---------------------------------------------------------------- helpers
 
 
-def _concepts(edit: Edit) -> dict[str, str]:
-    concepts: dict[str, str] = {}
-    for graph in (edit.source.graph, edit.graph):
-        if graph is None:
-            continue
-        for var, _, concept in graph.instances():
-            concepts.setdefault(var, str(concept))
-    return concepts
+class _Concepts(Mapping[str, str]):
+    """Variable -> concept of the source graph, read only when a message needs a name."""
+
+    def __init__(self, edit: Edit) -> None:
+        self._edit = edit
+        self._map: dict[str, str] | None = None
+
+    def _load(self) -> dict[str, str]:
+        if self._map is None:
+            self._map = {}
+            for graph in (self._edit.source.graph, self._edit.graph):
+                for var, _, concept in graph.instances() if graph is not None else ():
+                    self._map.setdefault(var, str(concept))
+        return self._map
+
+    def __getitem__(self, var: str) -> str:
+        return self._load()[var]
+
+    def __iter__(self):
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
 
 
 def _detail(edit: Edit, key: str) -> Any:
@@ -124,7 +139,7 @@ def _detail(edit: Edit, key: str) -> Any:
 
 
 def _head(work: Work, var: str, concepts: Mapping[str, str], parent: str | None = None) -> Token:
-    return work.sent.node_head(var, concepts.get(var, ""), parent)
+    return work.sent.node_head(var, concepts, parent)
 
 
 def _parent(edit: Edit, var: str, role: str | None) -> str | None:
@@ -195,7 +210,7 @@ def _negate(work: Work, var: str, concepts: Mapping[str, str]) -> None:
         _negate_verb(work, sent.head(tok))
     elif tok.pos in ("ADJ", "ADV") or (tok.pos in ("SCONJ", "ADP") and tok.dep in ("mark", "prep")):
         work.insert_before(tok.i, ["not"])  # "a not happy dog", "not because ..."
-    elif tok.pos in ("NOUN", "NUM"):
+    elif tok.pos == "NOUN":
         _negate_noun(work, tok)
     else:
         raise Unrealizable(
@@ -244,7 +259,7 @@ def _negate_operator(work: Work, op: Token, clause: Token) -> None:
 
 def _negate_noun(work: Work, noun: Token) -> None:
     sent = work.sent
-    if noun.dep in ("compound", "poss", "appos") or noun.pos not in ("NOUN", "NUM"):
+    if noun.dep in ("compound", "poss", "appos", "nummod"):
         raise Unrealizable(f"cannot negate '{noun.text}' ({noun.dep}) on the surface")
     blockers = sent.kids(noun.i, "poss", "nummod", "quantmod", "predet")
     if blockers:
@@ -265,7 +280,7 @@ def _negation_tokens(sent: Sentence, var: str, concepts: Mapping[str, str]) -> l
     key = f"{var}:polarity"
     if sent.alignment.get(key):
         return [sent.tok(i) for i in sorted(set(sent.alignment[key])) if 0 <= i < len(sent.tokens)]
-    tok = sent.node_head(var, concepts.get(var, ""))
+    tok = sent.node_head(var, concepts)
     if tok.text.lower() in _NEG_WORDS:
         return [tok]
     heads = [tok]
@@ -284,7 +299,7 @@ def _unnegate(work: Work, var: str, concepts: Mapping[str, str]) -> None:
     sent = work.sent
     negs = _negation_tokens(sent, var, concepts)
     if not negs:
-        tok = sent.node_head(var, concepts.get(var, ""))
+        tok = sent.node_head(var, concepts)
         raise Unrealizable(f"no negation word found for '{tok.text}' to remove")
     for neg in negs:
         _remove_negation(work, neg)
@@ -466,8 +481,8 @@ def _agree(work: Work, new_subject: Token, old_subject: Token) -> None:
 def _drop(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
     sent = work.sent
     var = _detail(edit, "node")
-    toks = sent.node_tokens(var, concepts.get(var, ""))
-    head = sent.node_head(var, concepts.get(var, ""), edit.details.get("parent"))
+    toks = sent.node_tokens(var, concepts)
+    head = sent.node_head(var, concepts, edit.details.get("parent"))
     if head.head == head.i or head.dep == "ROOT":
         raise Unrealizable(f"'{head.text}' is the main word of the sentence; dropping it leaves no sentence")
     if head.dep in SUBJECT_DEPS and head.dep not in _SUBJECTLESS_OK:
@@ -502,6 +517,10 @@ def _drop(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
                     doomed.add(cc.i)
     for cc in sent.kids(head.i, "cc"):
         doomed.add(cc.i)
+    for i in sorted(doomed):  # a hyphen glued to a deleted word: "non-Israeli" minus "non"
+        for j, glued in ((i + 1, sent.tok(i).whitespace == ""), (i - 1, i > 0 and sent.tok(i - 1).whitespace == "")):
+            if glued and 0 <= j < len(sent.tokens) and sent.tok(j).text in ("-", "–") and j not in doomed:
+                doomed.add(j)
     for i in sorted(doomed):
         work.delete(i)
     if head.dep == "poss":  # "her name" -> "the name"
@@ -523,11 +542,9 @@ def _substitute(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
     lemma = " ".join(lemma.replace("_", " ").split())
     if not lemma:
         raise Unrealizable("the substitution has an empty new lemma")
-    toks = sent.node_tokens(var, concepts.get(var, ""))
-    head = sent.node_head(var, concepts.get(var, ""))
-    form = morph.inflect(lemma, head.tag)
-    if head.i == sent.first_word or (head.text.isupper() and len(head.text) > 1):
-        form = morph.match_case(form, head.text)
+    toks = sent.node_tokens(var, concepts)
+    head = sent.node_head(var, concepts)
+    form = morph.match_case(morph.inflect(lemma, head.tag), head.text)  # "Mad for Madonna" -> "Sane for ..."
     work.replace(head.i, form)
     for tok in toks:
         if tok.i != head.i:

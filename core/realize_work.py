@@ -85,21 +85,23 @@ class Sentence:
     def phrase_text(self, idxs: Iterable[int]) -> str:
         return "".join(self.tokens[i].text + self.tokens[i].whitespace for i in sorted(idxs)).strip()
 
-    def node_tokens(self, var: str, concept: str = "") -> list[Token]:
-        """The tokens aligned to graph node ``var``; :class:`Unrealizable` when there are none."""
+    def node_tokens(self, var: str, concepts: Mapping[str, str] | None = None) -> list[Token]:
+        """The tokens aligned to graph node ``var``; :class:`Unrealizable` when there are none
+        (``concepts`` names the node in that message)."""
         idxs = [i for i in self.alignment.get(var, ()) if 0 <= i < len(self.tokens)]
         if not idxs:
+            concept = concepts.get(var, "") if concepts is not None else ""
             label = f"{var} / {concept}" if concept else var
             raise Unrealizable(f"node ({label}) has no aligned token, so its words cannot be edited in place")
         return [self.tokens[i] for i in sorted(set(idxs))]
 
-    def node_head(self, var: str, concept: str = "", parent: str | None = None) -> Token:
+    def node_head(self, var: str, concepts: Mapping[str, str] | None = None, parent: str | None = None) -> Token:
         """The syntactic head among the tokens aligned to ``var`` (the one whose head is outside).
 
         A re-entrant node (``she`` for both "She" and "her") has several such heads; ``parent`` picks
         the occurrence closest below the parent node's tokens in the dependency tree.
         """
-        toks = self.node_tokens(var, concept)
+        toks = self.node_tokens(var, concepts)
         inside = {t.i for t in toks}
         heads = [t for t in toks if t.head == t.i or t.head not in inside] or toks[:1]
         if len(heads) == 1 or not parent:
@@ -206,7 +208,8 @@ class Work:
         return [k for k, s in enumerate(self.slots) if not s.deleted]
 
     def fix_punctuation(self) -> None:
-        """Drop a comma/semicolon/colon left dangling by a deletion (sentence-initial or before other punctuation)."""
+        """Drop a comma/semicolon/colon left dangling by a deletion: sentence-initial, before other
+        punctuation, or right after the deleted word."""
         changed = True
         while changed:
             changed = False
@@ -221,7 +224,8 @@ class Work:
                 gap_after = next_k is not None and any(s.deleted for s in self.slots[k + 1 : next_k])
                 leading = all(not self.slots[j].is_word for j in kept[:n])
                 dangling = next_k is not None and self.slots[next_k].text in _CLOSING_PUNCT
-                if (leading and gap_before) or (dangling and (gap_before or gap_after)):
+                follows_deleted = k > 0 and self.slots[k - 1].deleted  # "the big, red ball" minus "big"
+                if (leading and gap_before) or (dangling and (gap_before or gap_after)) or follows_deleted:
                     slot.deleted = slot.changed = True
                     changed = True
                     break
@@ -248,20 +252,19 @@ class Work:
 
     def fix_capitals(self) -> None:
         """Sentence-initial capital stays at position 0: capitalise the new first word, lower the old one."""
-        words = [s for s in self.slots if not s.deleted and s.is_word]
-        if not words:
-            return
         first_src = self.sent.first_word
         first_tok = self.sent.tokens[first_src]
         if not first_tok.text[:1].isupper():
             return
-        new_first = words[0]
+        new_first = next((s for s in self.slots if not s.deleted and s.is_word), None)
+        if new_first is None:
+            return
         if new_first.text[:1].islower():
             new_first.text = morph.capitalise(new_first.text)
             new_first.changed = True
         if new_first.src == first_src:
             return
-        old = next((s for s in words if s.src == first_src), None)
+        old = next((s for s in self.slots if s.src == first_src and not s.deleted), None)
         if old is not None and not self.sent.is_proper(first_tok) and old.text == first_tok.text:
             lowered = morph.decapitalise(old.text)
             if lowered != old.text:
@@ -288,7 +291,7 @@ class Work:
             ws = self.slots[nxt - 1].ws
             parts.append(ws)
             pos += len(ws)
-            if any(s.deleted for s in self.slots[k + 1 : nxt]):
+            if nxt > k + 1 and any(s.deleted for s in self.slots[k + 1 : nxt]):
                 spans.append((pos, pos))
         return "".join(parts), _merge_spans(spans, "".join(parts))
 
