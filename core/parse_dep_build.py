@@ -64,6 +64,8 @@ _VERB_PREP_ARG1 = frozenset({("look", "for"), ("look", "at"), ("wait", "for"), (
                              ("hope", "for"), ("long", "for"), ("talk", "about"), ("speak", "of"),
                              ("hear", "of"), ("know", "of"), ("worry", "about"), ("stare", "at"),
                              ("glance", "at"), ("smile", "at"), ("cry", "for"), ("pay", "for")})  # fmt: skip
+_TIME_UNITS = frozenset({"year", "month", "week", "day", "hour", "minute", "second", "century", "decade"})
+_OF_NOUN_ROLE = ":poss"  # "of" under a noun whose object is not animate (":prep-of" would read as an inverse role)
 _WH_ROLES = {"how": ":manner", "why": ":cause", "where": ":location", "when": ":time"}
 _NEG_WORDS = frozenset({"not", "n't", "never", "no", "nt"})
 _FALLBACK_TOP = "e"
@@ -169,10 +171,16 @@ class GraphBuilder:
         for sent in self.doc.sents:
             if not any(t.is_alpha for t in sent):
                 continue
-            self.question = sent.text.rstrip().endswith("?")
+            self.question = any(t.text == "?" for t in sent)
+            first = next(t for t in sent if t.is_alpha)
+            opener = self._opener(first, sent.root)
             var = self._build(sent.root)
             if var is not None:
                 self._sentence_mode(sent.root)
+                if opener is not None:
+                    wrapper = self.g.node(opener[0], (first.i,))
+                    self.g.add(wrapper, opener[1], var)
+                    var = wrapper
                 tops.append(var)
         if not tops:
             return penman.Graph([(_FALLBACK_TOP, ":instance", "empty")], top=_FALLBACK_TOP), {}
@@ -183,6 +191,22 @@ class GraphBuilder:
             for k, var in enumerate(tops, start=1):
                 self.g.add(top, f":snt{k}", var)
         return self.g.to_graph(top), dict(self.g.alignment)
+
+    def _opener(self, first: Any, root: Any) -> tuple[str, str] | None:
+        """Sentence-initial "And"/"But"/"So": AMR links the sentence to the previous one
+        (``(a / and :op2 ..)``, ``(c / contrast-01 :ARG2 ..)``, ``(c / cause-01 :ARG1 ..)``)."""
+        if first.head.i != root.i or first.i == root.i:
+            return None
+        lower = first.lower_
+        if first.dep_ == "cc" and not any(k.dep_ == "conj" for k in root.children):
+            found = {"and": ("and", ":op2"), "but": ("contrast-01", ":ARG2"), "or": ("or", ":op2")}.get(lower)
+        elif first.dep_ == "advmod" and lower == "so":
+            found = ("cause-01", ":ARG1")
+        else:
+            found = None
+        if found is not None:
+            self.done.add(first.i)
+        return found
 
     def _sentence_mode(self, root: Any) -> None:
         """Imperatives get ``:mode imperative`` and an implicit ``you`` as ARG0."""
@@ -252,17 +276,20 @@ class GraphBuilder:
                 return self._pronoun(PRONOUNS[lower], tok.i)
             if lower in WH_WORDS and self.question:
                 return self.g.node("amr-unknown", (tok.i,))
+            if lower in ("what", "whatever"):
+                return self.g.node("thing", (tok.i,))
             return self.g.node(lower, (tok.i,))
         if self.question and lower in WH_WORDS and tok.tag_ in ("WP", "WDT", "WRB"):
             return self.g.node("amr-unknown", (tok.i,))
         lemma = tok.lemma_.lower() if tok.lemma_ else lower
-        if pos == "PROPN":
-            var = self.g.node("thing", (tok.i,))
-            name = self.g.node("name", (tok.i,))
-            self.g.add(var, ":name", name)
-            self.g.add(name, ":op1", '"' + tok.text.replace('"', "'") + '"')
-            return var
+        i = tok.i
+        if i >= 2 and self.doc[i - 1].tag_ == "HYPH" and self.doc[i - 2].head.i == i and self.doc[i - 2].is_alpha:
+            # "grown - ups", "well-known": one hyphenated concept over the whole span
+            self.done.add(i - 2)
+            return self.g.node(f"{self.doc[i - 2].lower_}-{lemma}", (i - 2, i - 1, i))
         if pos in ("VERB", "AUX"):
+            if lemma == "make" and self.frames is not None and any(k.dep_ in ("ccomp", "xcomp") for k in tok.children):
+                return self.g.node("make-02", (tok.i,))
             prt = next((k for k in tok.children if k.dep_ == "prt"), None)
             if prt is not None and self.frames is not None:
                 found = self.frames.best_frame(f"{lemma}-{prt.lower_}")
@@ -311,7 +338,7 @@ class GraphBuilder:
         if p == "of":
             if hpos in ("VERB", "ADJ", "AUX"):
                 return ":ARG2" if has_obj else ":ARG1"
-            return ":poss" if self._is_animate(obj) else ":prep-of"
+            return ":poss" if self._is_animate(obj) else _OF_NOUN_ROLE
         if p == "with":
             if self._is_animate(obj):
                 return ":accompanier"
@@ -439,6 +466,7 @@ class GraphBuilder:
             info.subj = implicit_subj
 
         dobj_var: str | None = None
+        temporal: str | None = None
         for k in kids:
             dep = k.dep_
             if dep in _SKIP_DEPS or dep in _SUBJ_DEPS or k in neg_toks or k.i in self.done:
@@ -494,8 +522,12 @@ class GraphBuilder:
                 continue
             if dep == "nummod":
                 num = words_to_number(" ".join(t.text for t in k.subtree if not t.is_punct))
-                if num is not None:
-                    g.add(var, ":quant", num)
+                if num is not None and k.i < pred.i and pred.lemma_.lower() in _TIME_UNITS:
+                    temporal = num  # "six years" -> temporal-quantity
+                    for t in k.subtree:
+                        self.done.add(t.i)
+                elif num is not None:
+                    g.add(var, ":quant" if k.i < pred.i else ":mod", num)  # "Chapter 2" -> :mod 2
                     for t in k.subtree:
                         self.done.add(t.i)
                 else:
@@ -528,6 +560,10 @@ class GraphBuilder:
 
         # Negation: on the modal for "cannot", else on the predicate.
         outer = var
+        if temporal is not None:
+            outer = g.node("temporal-quantity", (pred.i,))
+            g.add(outer, ":quant", temporal)
+            g.add(outer, ":unit", var)
         modal_neg = False
         # Transparent-head wrappers were found outside-in; auxiliary modals sit outermost.
         layers = wrappers[::-1]
@@ -780,7 +816,9 @@ class GraphBuilder:
             if kv is not None:
                 g.add(var, ":time" if k.lemma_.lower() in TIME_NOUNS else ":mod", kv)
             return
-        if lower in TIME_ADVERBS:
+        if lower in LOCATION_ADVERBS and g.concepts[var] == "be-located-at-91" and not g.has_role(var, ":ARG2"):
+            role = ":ARG2"
+        elif lower in TIME_ADVERBS:
             role = ":time"
         elif lower in FREQUENCY_ADVERBS:
             role = ":frequency"

@@ -354,3 +354,27 @@ def test_frames_file_picks_valid_ids_and_roles(fparser):
     assert has(s, "big", ":domain", "house")  # no frame for "big": a plain concept with :domain
     t = one(fparser, "She is happy.")
     assert has(t, "happy-01", ":ARG1", "she")
+
+
+# -- more AMR conventions -------------------------------------------------------------------------------------------
+def test_sentence_initial_connectives(parser):
+    p = one(parser, "And he left.")
+    assert p.graph.top == var_of(p, "and") and has(p, "and", ":op2", "leave-01")
+    q = one(parser, "But I was happy.")
+    assert q.graph.top == var_of(q, "contrast-01") and has(q, "contrast-01", ":ARG2", "happy-01")
+
+
+def test_wh_questions_use_amr_unknown(parser):
+    p = one(parser, "What did you see?")
+    assert has(p, "see-01", ":ARG1", "amr-unknown")
+    q = one(parser, "I know what you saw.")
+    assert has(q, "see-01", ":ARG1", "thing")
+
+
+def test_temporal_quantity_and_hyphenated_compound(parser):
+    p = one(parser, "He waited for six years.")
+    assert has(p, "temporal-quantity", ":quant", "6")
+    assert has(p, "temporal-quantity", ":unit", "year")
+    q = one(parser, "Grown - ups like numbers.")
+    grown_up = var_of(q, "grown-up")
+    assert tokens(q, grown_up) == ["Grown", "-", "ups"]
