@@ -218,3 +218,19 @@ def test_gpu_requested_where_none_exists(tiny: TinyModels):
 def test_bad_batch_settings(tiny: TinyModels):
     with pytest.raises(ConfigError, match="batch_size"):
         AmrlibGenerator(str(tiny.generate_dir), batch_size=0)
+
+
+def test_hub_tokenizer_from_a_populated_cache(tiny: TinyModels, tmp_path: Path, monkeypatch):
+    """A released model's hub tokenizer is found offline when it sits in the Hugging Face cache."""
+    import huggingface_hub.constants
+
+    snapshot = tmp_path / "hub" / "models--facebook--bart-large" / "snapshots" / "0123abc"
+    shutil.copytree(tiny.tokenizer_dir, snapshot)
+    (tmp_path / "hub" / "models--facebook--bart-large" / "refs").mkdir()
+    (tmp_path / "hub" / "models--facebook--bart-large" / "refs" / "main").write_text("0123abc")
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    model = inspect_amrlib_model(str(tiny.parse_dir), "stog")
+    assert Path(model.tokenizer) == snapshot
+    parser = AmrlibParser(str(tiny.parse_dir), batch_size=2)
+    assert parser.parse(["The girl is happy."])[0].ok

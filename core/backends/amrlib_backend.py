@@ -127,7 +127,7 @@ def inspect_amrlib_model(model_dir: str, kind: str, *, tokenizer: str = "", sett
         if not named:
             raise ModelMissingError(f"{what} names no tokenizer", hint=f"set {tok_setting} to a tokenizer folder")
         try:
-            tok = locate_model(named, what=f"tokenizer {named!r} named by {folder.name}", setting=tok_setting)
+            tok = locate_model(named, what=f"tokenizer named by {folder.name}", setting=tok_setting)
         except ModelMissingError as exc:
             raise ModelMissingError(
                 exc.message,

@@ -88,8 +88,10 @@ def locate_model(spec: str, *, what: str, setting: str) -> str:
     cached = hub_cached_snapshot(spec)
     if cached is not None:
         return str(cached)
+    name = spec.rsplit("/", 1)[-1]
     get = (
-        f"on a machine with network run `huggingface-cli download {spec}`, copy the folder here and set {setting} to it"
+        f"where there is network run `huggingface-cli download {spec} --local-dir {name}`, copy that folder here "
+        f"and set {setting} to it (a copied Hugging Face cache works too)"
     )
     if is_offline():
         raise ModelMissingError(
