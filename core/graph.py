@@ -487,15 +487,15 @@ def remove_attribute(graph: penman.Graph, triple: Triple) -> penman.Graph:
 
 
 def set_concept(graph: penman.Graph, var: str, new_concept: str) -> penman.Graph:
-    """A copy of ``graph`` where ``var``'s concept is ``new_concept``.
+    """A copy of ``graph`` where ``var``'s concept is ``new_concept`` (layout and alignments kept).
 
     >>> encode(set_concept(decode("(c / cat)"), "c", "feline"), indent=None)
     '(c / feline)'
     """
-    if concept(graph, var) is None:
+    old = concept(graph, var)
+    if old is None:
         raise GraphError(f"no node {var!r} in the graph", hint=f"nodes are: {', '.join(sorted(graph.variables()))}")
-    triples = [(s, r, new_concept) if (s == var and r == INSTANCE) else (s, r, t) for s, r, t in graph.triples]
-    return rebuild(graph, triples)
+    return replace_triple(graph, (var, INSTANCE, old), (var, INSTANCE, new_concept))
 
 
 def remove_node(graph: penman.Graph, var: str) -> penman.Graph:

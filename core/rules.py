@@ -72,7 +72,7 @@ PRONOUNS = frozenset(
 )  # fmt: skip
 CONNECTIVES = frozenset({"and", "or", "multi-sentence", "slash", "either", "neither"})
 # Concepts no rule edits: names and their parts, AMR special frames and entities.
-SPECIAL = frozenset({"name", "amr-unknown", "amr-choice", "amr-empty", "interrogative", "imperative", "expressive"})
+SPECIAL = frozenset({"amr-unknown", "amr-choice", "amr-empty", "interrogative", "imperative", "expressive"})
 _SUFFIX = re.compile(r"^(?P<lemma>.+?)(?P<suffix>-\d+)$")
 _OP = re.compile(r"^:(op|snt)(\d+)$")
 
@@ -126,13 +126,35 @@ class _Index:
     def named(self, var: str) -> bool:
         return any(r == ":name" for r, _ in self.out.get(var, ()))
 
+    def is_name(self, var: str) -> bool:
+        """A name node (``(n / name :op1 "Mary")``, or the target of ``:name``), not the noun "name"."""
+        if self.concepts.get(var) != "name":
+            return False
+        return any(_OP.match(r) for r, _ in self.attrs.get(var, ())) or any(
+            r == ":name" for _, r in self.into.get(var, ())
+        )
+
     def eligible(self, var: str) -> bool:
-        """A node a rule may edit: not a pronoun, name, connective or special AMR concept."""
+        """A node a rule may edit: not a pronoun, name node, connective or special AMR concept."""
         c = self.concepts.get(var, "")
-        return bool(c) and c not in PRONOUNS and c not in SPECIAL and c not in CONNECTIVES and not c.endswith("-91")
+        if not c or c in PRONOUNS or c in SPECIAL or c in CONNECTIVES or c.endswith("-91") or c.startswith('"'):
+            return False
+        return not self.is_name(var)
 
     def label(self, var: str) -> str:
-        return self.concepts.get(var, var)
+        """The concept, with the name for name nodes and named entities (``name "Mary"``, ``person "Mary"``)."""
+        c = self.concepts.get(var, var)
+        if self.is_name(var):
+            return f'name "{self.name_of(var)}"'
+        for r, t in self.out.get(var, ()):
+            if r == ":name":
+                return f'{c} "{self.name_of(t)}"'
+        return c
+
+    def name_of(self, var: str) -> str:
+        ops = sorted((r, t) for r, t in self.attrs.get(var, ()) if _OP.match(r))
+        ops.sort(key=lambda rt: _op_key(rt[0]))
+        return " ".join(t.strip('"') for _, t in ops)
 
 
 _LAST_INDEX: tuple[ParsedSentence | None, _Index | None] = (None, None)
@@ -300,6 +322,8 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = RS_VARIANTS) -> l
                 (pb, rb) = idx.into[b][0]
                 if (pa, ra) == (pb, rb) or _signature(idx, a) == _signature(idx, b):
                     continue
+                if idx.is_name(a) != idx.is_name(b):
+                    continue  # a name swaps only with a name ("person" named "old" is no foil)
                 graph = _build("RS", parsed, _swap_targets(triples, (pa, ra, a), (pb, rb, b)))
                 if graph is None:
                     continue
@@ -328,7 +352,7 @@ def us_edits(parsed: ParsedSentence) -> list[Edit]:
     idx = _index_for(parsed)
     edits = []
     for var in idx.order:
-        if var == parsed.graph.top or not idx.is_leaf(var) or idx.concepts[var] == "name":
+        if var == parsed.graph.top or not idx.is_leaf(var) or idx.is_name(var):
             continue
         parents = idx.into.get(var, ())
         if len(parents) != 1:
@@ -385,7 +409,7 @@ def _lexical_edits(
     edits = []
     for var in idx.order:
         old = idx.concepts[var]
-        if not idx.eligible(var) or idx.named(var) or old.startswith('"'):
+        if not idx.eligible(var) or idx.named(var):
             continue
         lemma, suffix = split_concept(old)
         if not lemma.replace("-", "").isalpha():

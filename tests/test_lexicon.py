@@ -1,0 +1,149 @@
+"""core.lexicon against the real WordNet 3.0 (project-local .nltk_data, see `make wordnet`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from core import lexicon
+from core.lexicon import Candidate, antonyms, hypernyms, wn_pos
+
+needs_wordnet = pytest.mark.skipif(not lexicon.wordnet_available(), reason="WordNet not installed: run `make wordnet`")
+
+
+def lemmas(cands: list[Candidate]) -> list[str]:
+    return [c.lemma for c in cands]
+
+
+@needs_wordnet
+@pytest.mark.parametrize(
+    ("word", "pos", "expected"),
+    [
+        ("happy", "ADJ", ["unhappy"]),
+        ("good", "ADJ", ["bad", "evil"]),
+        ("old", "ADJ", ["young", "new"]),
+        ("win", "VERB", ["lose"]),
+        ("remember", "VERB", ["forget"]),
+        ("possible", "ADJ", ["impossible"]),
+    ],
+)
+def test_direct_antonyms_ranked_by_sense_frequency(word, pos, expected):
+    assert lemmas(antonyms(word, pos)) == expected
+
+
+@needs_wordnet
+def test_antonym_candidate_fields_and_score_order():
+    [first, second] = antonyms("old", "ADJ")
+    assert first == Candidate("young", "young.a.01", 108)
+    assert second.synset == "new.a.01"
+    assert first.score >= second.score
+
+
+@needs_wordnet
+def test_satellite_adjectives_reach_antonyms_through_their_head():
+    # "huge" is only a satellite of large.a.01, whose lemmas' antonyms are small / little
+    assert lemmas(antonyms("huge", "ADJ"))[:2] == ["small", "little"]
+    assert lemmas(antonyms("quick", "ADJ"))[0] == "slow"
+
+
+@needs_wordnet
+def test_derivational_antonyms_for_words_without_a_direct_one():
+    # "winner" has a direct antonym; an adverb whose adjective has one is reached via its pertainym
+    assert lemmas(antonyms("winner", "NOUN")) == ["loser"]
+    assert "slowly" in lemmas(antonyms("quickly", "ADV"))
+
+
+@needs_wordnet
+@pytest.mark.parametrize(
+    ("word", "pos"),
+    [("chase", "VERB"), ("cat", "NOUN"), ("mouse", "NOUN"), ("she", "PRON"), ("the", "DET"), ("", "ADJ")],
+)
+def test_no_antonym_means_empty(word, pos):
+    assert antonyms(word, pos) == []
+
+
+@needs_wordnet
+@pytest.mark.parametrize(
+    ("word", "pos", "first"),
+    [
+        ("cat", "NOUN", "feline"),
+        ("snake", "NOUN", "reptile"),  # diapsid (never in the tagged corpus) is walked through
+        ("team", "NOUN", "unit"),
+        ("house", "NOUN", "building"),
+        ("chase", "VERB", "pursue"),
+    ],
+)
+def test_hypernyms_first_choice(word, pos, first):
+    assert lemmas(hypernyms(word, pos))[0] == first
+
+
+@needs_wordnet
+def test_hypernyms_walk_to_readable_levels_and_skip_abstract_tops():
+    assert lemmas(hypernyms("postman", "NOUN")) == ["delivery boy", "employee"]  # multi-word with a space
+    assert "diapsid" not in lemmas(hypernyms("snake", "NOUN"))
+    for word in ("cat", "snake", "idea", "person", "team"):
+        for cand in hypernyms(word, "NOUN"):
+            assert cand.synset not in lexicon.ABSTRACT_SYNSETS
+            assert cand.lemma not in {"entity", "object", "whole", "abstraction", "physical entity"}
+    assert hypernyms("person", "NOUN") == []  # everything above person is too abstract
+
+
+@needs_wordnet
+def test_hypernyms_for_adjectives_and_unknown_words_are_empty():
+    assert hypernyms("happy", "ADJ") == []
+    assert hypernyms("qwzxv", "NOUN") == []
+    assert hypernyms("cat", "DET") == []
+
+
+@needs_wordnet
+def test_lookups_are_cached_and_return_fresh_lists():
+    first = hypernyms("cat", "NOUN")
+    first.append(Candidate("x", "x", 0))
+    assert Candidate("x", "x", 0) not in hypernyms("cat", "NOUN")
+    assert lexicon._hypernyms.cache_info().hits >= 1
+
+
+@needs_wordnet
+def test_lexicon_info_names_version_and_path():
+    info = lexicon.lexicon_info()
+    assert info["wordnet_version"] == "3.0"
+
+
+def test_wn_pos_mapping():
+    assert [wn_pos(p) for p in ("ADJ", "NOUN", "PROPN", "VERB", "AUX", "ADV", "s", "noun", "PRON")] == [
+        "a",
+        "n",
+        "n",
+        "v",
+        "v",
+        "r",
+        "a",
+        "n",  # case-insensitive
+        None,
+    ]
+
+
+def test_missing_wordnet_raises_model_missing_with_the_fix(tmp_path, monkeypatch):
+    import nltk.corpus
+    import nltk.data
+    from nltk.corpus.reader import WordNetCorpusReader
+    from nltk.corpus.util import LazyCorpusLoader
+
+    from core.errors import ModelMissingError
+
+    monkeypatch.setattr(nltk.data, "path", [])
+    monkeypatch.setattr(nltk.corpus, "wordnet", LazyCorpusLoader("wordnet", WordNetCorpusReader, None))
+    monkeypatch.setattr(lexicon, "PROJECT_NLTK_DATA", tmp_path)
+    monkeypatch.setattr(lexicon, "_WN", None)
+    monkeypatch.setenv("NLTK_DATA", str(tmp_path))
+    with pytest.raises(ModelMissingError) as info:
+        lexicon.wordnet()
+    assert str(info.value).startswith("WordNet is not installed")
+    assert "make wordnet" in info.value.hint and "nltk.download('wordnet')" in info.value.hint
+    assert not lexicon.wordnet_available()
+
+
+def test_nltk_data_env_is_searched(tmp_path, monkeypatch):
+    monkeypatch.setenv("NLTK_DATA", str(tmp_path))
+    path = lexicon._search_path()
+    assert path[0] == str(lexicon.PROJECT_NLTK_DATA)
+    assert path[1] == str(tmp_path)
