@@ -286,7 +286,6 @@ class AmrlibParser:
             decoded = penman.decode(graph)
         except penman.DecodeError as exc:
             return self._failed(text, f"amrlib graph does not decode: {exc}")
-        decoded.metadata = {"snt": text}
         meta = {"snt": text, "model": self.model.name, "clipped": "true" if clipped else "false"}
         return ParsedSentence(text=text, graph=decoded, metadata=meta, parser=self.name)
 
