@@ -1,0 +1,374 @@
+"""core.rules on the worked examples of shared/docs/foil-examples.md (hand-written graphs, exact results)."""
+
+from __future__ import annotations
+
+import random
+
+import penman
+import pytest
+
+from core import lexicon, rules
+from core.errors import ConfigError
+from core.graph import decode, encode, graph_diff, validate_graph
+from core.rules import (
+    RULE_FUNCTIONS,
+    ar_edits,
+    enumerate_edits,
+    hs_edits,
+    main_predicate,
+    node_pos,
+    pn_edits,
+    rs_edits,
+    sample_edits,
+    split_concept,
+    us_edits,
+)
+from core.types import RULES, Edit, ParsedSentence, Token
+
+needs_wordnet = pytest.mark.skipif(not lexicon.wordnet_available(), reason="WordNet not installed: run `make wordnet`")
+
+CHASE = "(c / chase-01 :ARG0 (c2 / cat) :ARG1 (m / mouse))"
+HAPPY = (
+    "(c / cause-01 :ARG0 (w / win-01 :ARG0 (t / team :poss (s / she)) :ARG1 (f / final)) :ARG1 (h / happy-01 :ARG1 s))"
+)
+POSTMEN = "(d / deliver-01 :ARG0 (p / postman :quant 2 :mod (o / old)) :ARG1 (l / letter))"
+REMEMBER = "(p / possible-01 :polarity - :ARG1 (r / remember-01 :ARG0 (h / he) :ARG1 (n / name :poss (s / she))))"
+NAMES = '(g / give-01 :ARG0 (p / person :name (n / name :op1 "Mary")) :ARG2 (p2 / person :name (n2 / name :op1 "John")) :ARG1 (b / book))'
+
+
+def parsed(text: str, graph: str, tokens=(), alignment=None) -> ParsedSentence:
+    return ParsedSentence(text=text, graph=decode(graph), tokens=tuple(tokens), alignment=alignment or {})
+
+
+def tok(i: int, text: str, lemma: str, pos: str) -> Token:
+    return Token(i=i, text=text, lemma=lemma, pos=pos, tag="", dep="", head=i, idx=0)
+
+
+def flat(edit: Edit) -> str:
+    return encode(edit.graph, indent=None)
+
+
+def by_description(edits: list[Edit]) -> dict[str, Edit]:
+    return {e.description: e for e in edits}
+
+
+# --------------------------------------------------------------------------- PN
+
+
+def test_pn_cat_chased_mouse():
+    edits = pn_edits(parsed("The cat chased the mouse.", CHASE))
+    assert [(e.variant, e.description, e.nodes, dict(e.details)) for e in edits] == [
+        ("main-predicate", "negate chase-01 (main predicate)", ("c",), {"node": "c", "action": "negate"}),
+        ("any-node", "negate cat (any node)", ("c2",), {"node": "c2", "action": "negate"}),
+        ("any-node", "negate mouse (any node)", ("m",), {"node": "m", "action": "negate"}),
+    ]
+    assert flat(edits[0]) == "(c / chase-01 :polarity - :ARG0 (c2 / cat) :ARG1 (m / mouse))"
+    assert graph_diff(edits[1].source.graph, edits[1].graph).added == (("c2", ":polarity", "-"),)
+
+
+def test_pn_skips_pronouns_and_covers_happy_and_win():
+    edits = by_description(pn_edits(parsed("She is happy because her team won the final.", HAPPY)))
+    assert set(edits) == {
+        "negate cause-01 (main predicate)",
+        "negate win-01 (any node)",
+        "negate team (any node)",
+        "negate final (any node)",
+        "negate happy-01 (any node)",
+    }
+    assert flat(edits["negate happy-01 (any node)"]) == (
+        "(c / cause-01 :ARG0 (w / win-01 :ARG0 (t / team :poss (s / she)) :ARG1 (f / final))"
+        " :ARG1 (h / happy-01 :polarity - :ARG1 s))"
+    )
+
+
+def test_pn_unnegates_an_already_negated_node():
+    edits = pn_edits(parsed("He cannot remember her name.", REMEMBER))
+    first = edits[0]
+    assert (first.variant, first.description, dict(first.details)) == (
+        "unnegate",
+        "un-negate possible-01 (main predicate)",
+        {"node": "p", "action": "unnegate"},
+    )
+    assert flat(first) == "(p / possible-01 :ARG1 (r / remember-01 :ARG0 (h / he) :ARG1 (n / name :poss (s / she))))"
+    assert graph_diff(first.source.graph, first.graph).removed == (("p", ":polarity", "-"),)
+    # no node ends up with two polarities, and the pronouns are never negated
+    assert [e.description for e in edits[1:]] == ["negate remember-01 (any node)", "negate name (any node)"]
+
+
+def test_pn_variants_can_be_chosen():
+    p = parsed("The cat chased the mouse.", CHASE)
+    assert [e.description for e in pn_edits(p, variants=("main-predicate",))] == ["negate chase-01 (main predicate)"]
+    any_node = pn_edits(p, variants=("any-node",))
+    assert [e.description for e in any_node] == [
+        "negate chase-01 (any node)",
+        "negate cat (any node)",
+        "negate mouse (any node)",
+    ]
+    with pytest.raises(ConfigError, match="unknown PN variant"):
+        pn_edits(p, variants=("everything",))
+
+
+def test_main_predicate_descends_through_connectives():
+    assert main_predicate(decode("(m / multi-sentence :snt2 (b / bark-01) :snt1 (r / run-01))")) == "r"
+    assert main_predicate(decode("(a / and :op1 (t / tall-01 :ARG1 (b / boy)) :op2 (h / happy))")) == "t"
+    assert main_predicate(decode("(s / she)")) is None
+    assert main_predicate(decode(CHASE)) == "c"
+
+
+# --------------------------------------------------------------------------- RS
+
+
+def test_rs_agent_patient_swaps_subtrees():
+    [edit] = rs_edits(parsed("The cat chased the mouse.", CHASE))  # the two-leaf swap is the same graph: kept once
+    assert edit.variant == "agent-patient"
+    assert edit.description == "swap ARG0 cat ↔ ARG1 mouse of chase-01"
+    assert edit.nodes == ("c", "c2", "m")
+    assert dict(edit.details) == {"event": "c", "a": "c2", "b": "m", "roles": (":ARG0", ":ARG1")}
+    assert flat(edit) == "(c / chase-01 :ARG0 (m / mouse) :ARG1 (c2 / cat))"
+
+
+def test_rs_postmen_moves_whole_subtrees_and_two_leaf_is_labelled():
+    edits = rs_edits(parsed("The letters were delivered by two old postmen.", POSTMEN))
+    ap, two = edits
+    assert flat(ap) == "(d / deliver-01 :ARG0 (l / letter) :ARG1 (p / postman :quant 2 :mod (o / old)))"
+    assert two.variant == "two-leaf"
+    assert "released-code behaviour" in two.description
+    assert dict(two.details) == {"a": "o", "b": "l", "roles": (":mod", ":ARG1"), "parents": ("p", "d")}
+    assert set(two.graph.triples) == (set(two.source.graph.triples) - {("p", ":mod", "o"), ("d", ":ARG1", "l")}) | {
+        ("p", ":mod", "l"),
+        ("d", ":ARG1", "o"),
+    }
+
+
+def test_rs_swap_he_she_is_the_two_leaf_variant():
+    edits = by_description(rs_edits(parsed("He cannot remember her name.", REMEMBER)))
+    he_she = edits["swap leaves he (:ARG0 of remember-01) ↔ she (:poss of name) [released-code behaviour]"]
+    assert flat(he_she) == (
+        "(p / possible-01 :polarity - :ARG1 (r / remember-01 :ARG0 (s / she) :ARG1 (n / name :poss (h / he))))"
+    )
+    assert "swap ARG0 he ↔ ARG1 name of remember-01" in edits
+
+
+def test_rs_cause_swaps_clauses_and_keeps_the_reentrancy():
+    edits = by_description(rs_edits(parsed("She is happy because her team won the final.", HAPPY)))
+    clause = edits["swap ARG0 win-01 ↔ ARG1 happy-01 of cause-01"]
+    assert validate_graph(clause.graph) == []
+    assert flat(clause) == (
+        "(c / cause-01 :ARG0 (h / happy-01 :ARG1 (s / she))"
+        " :ARG1 (w / win-01 :ARG0 (t / team :poss s) :ARG1 (f / final)))"
+    )
+    assert "swap ARG0 team ↔ ARG1 final of win-01" in edits
+
+
+def test_rs_names_swap_only_with_names():
+    edits = rs_edits(parsed("Mary gave John a book.", NAMES), variants=("two-leaf",))
+    assert [e.description for e in edits] == [
+        'swap leaves name "Mary" (:name of person "Mary") ↔ name "John" (:name of person "John") [released-code behaviour]'
+    ]
+
+
+def test_rs_identical_leaves_are_not_swapped():
+    same = parsed("The cat chased the cat.", "(c / chase-01 :ARG0 (c2 / cat) :ARG1 (c3 / cat))")
+    assert rs_edits(same) == []
+
+
+# --------------------------------------------------------------------------- US
+
+
+def test_us_drops_old_and_letter():
+    edits = us_edits(parsed("The letters were delivered by two old postmen.", POSTMEN))
+    assert [(e.description, e.nodes, dict(e.details)) for e in edits] == [
+        ("drop leaf old (:mod of postman)", ("o", "p"), {"node": "o", "parent": "p", "role": ":mod"}),
+        ("drop leaf letter (:ARG1 of deliver-01)", ("l", "d"), {"node": "l", "parent": "d", "role": ":ARG1"}),
+    ]
+    assert flat(edits[0]) == "(d / deliver-01 :ARG0 (p / postman :quant 2) :ARG1 (l / letter))"
+    assert flat(edits[1]) == "(d / deliver-01 :ARG0 (p / postman :quant 2 :mod (o / old)))"
+
+
+def test_us_skips_top_reentrant_leaves_and_names():
+    happy = [e.details["node"] for e in us_edits(parsed("x", HAPPY))]
+    assert happy == ["f"]  # "she" is reentrant (:poss and :ARG1): not a single leaf removal
+    assert [e.details["node"] for e in us_edits(parsed("x", NAMES))] == ["b"]
+    assert us_edits(parsed("Run.", "(r / run-01)")) == []
+
+
+# --------------------------------------------------------------------------- AR / HS
+
+
+@needs_wordnet
+def test_ar_does_not_apply_to_cat_chased_mouse():
+    assert ar_edits(parsed("The cat chased the mouse.", CHASE)) == []
+
+
+@needs_wordnet
+def test_ar_happy_and_win():
+    tokens = [
+        tok(0, "She", "she", "PRON"),
+        tok(1, "is", "be", "AUX"),
+        tok(2, "happy", "happy", "ADJ"),
+        tok(3, "because", "because", "SCONJ"),
+        tok(4, "her", "she", "PRON"),
+        tok(5, "team", "team", "NOUN"),
+        tok(6, "won", "win", "VERB"),
+        tok(7, "the", "the", "DET"),
+        tok(8, "final", "final", "NOUN"),
+    ]
+    align = {"h": (2,), "s": (0, 4), "w": (6,), "t": (5,), "f": (8,), "c": (3,)}
+    edits = ar_edits(parsed("She is happy because her team won the final.", HAPPY, tokens, align))
+    assert [(e.description, dict(e.details)) for e in edits] == [
+        (
+            "antonym win → lose",
+            {
+                "node": "w",
+                "old_concept": "win-01",
+                "new_concept": "lose-01",
+                "new_lemma": "lose",
+                "pos": "VERB",
+                "synset": "lose.v.02",
+                "old_lemma": "win",
+            },
+        ),
+        (
+            "antonym happy → unhappy",
+            {
+                "node": "h",
+                "old_concept": "happy-01",
+                "new_concept": "unhappy-01",
+                "new_lemma": "unhappy",
+                "pos": "ADJ",
+                "synset": "unhappy.a.01",
+                "old_lemma": "happy",
+            },
+        ),
+    ]
+    assert graph_diff(edits[1].source.graph, edits[1].graph).concepts == (("h", "happy-01", "unhappy-01"),)
+
+
+@needs_wordnet
+def test_ar_old_gives_young_then_new_and_remember_forget():
+    edits = ar_edits(parsed("x", POSTMEN, [tok(0, "old", "old", "ADJ")], {"o": (0,)}))
+    assert [e.description for e in edits] == ["antonym old → young", "antonym old → new"]
+    assert flat(edits[0]) == "(d / deliver-01 :ARG0 (p / postman :quant 2 :mod (o / young)) :ARG1 (l / letter))"
+    rem = by_description(ar_edits(parsed("He cannot remember her name.", REMEMBER)))
+    assert rem["antonym remember → forget"].details["new_concept"] == "forget-01"
+
+
+@needs_wordnet
+def test_ar_respects_the_aligned_pos():
+    # aligned to a NOUN token, "old" has no noun antonym: POS from the token wins over guessing
+    assert ar_edits(parsed("x", "(o / old)", [tok(0, "old", "old", "NOUN")], {"o": (0,)})) == []
+
+
+@needs_wordnet
+def test_hs_cat_feline_and_postman_employee():
+    edits = hs_edits(parsed("The cat chased the mouse.", CHASE, [tok(1, "cat", "cat", "NOUN")], {"c2": (0,)}))
+    cat = by_description(edits)["hypernym cat → feline"]
+    assert dict(cat.details) == {
+        "node": "c2",
+        "old_concept": "cat",
+        "new_concept": "feline",
+        "new_lemma": "feline",
+        "pos": "NOUN",
+        "synset": "feline.n.01",
+        "old_lemma": "cat",
+    }
+    assert flat(cat) == "(c / chase-01 :ARG0 (c2 / feline) :ARG1 (m / mouse))"
+    post = [e for e in hs_edits(parsed("x", POSTMEN)) if e.details["node"] == "p"]
+    assert [e.details["new_lemma"] for e in post] == ["delivery boy", "employee"]
+    assert post[0].details["new_concept"] == "delivery-boy"  # multi-word: spaces in the lemma, hyphens in the concept
+
+
+@needs_wordnet
+def test_hs_team_unit_and_sense_suffix_kept_on_verbs():
+    edits = by_description(hs_edits(parsed("x", HAPPY)))
+    assert edits["hypernym team → unit"].details["new_concept"] == "unit"
+    assert edits["hypernym win → get"].details["new_concept"] == "get-01"
+
+
+@needs_wordnet
+def test_ar_hs_skip_pronouns_names_and_named_entities():
+    for fn in (ar_edits, hs_edits):
+        touched = {e.details["node"] for e in fn(parsed("x", NAMES))}
+        assert touched <= {"g", "b"}
+        assert not {e.details["node"] for e in fn(parsed("x", REMEMBER))} & {"h", "s"}
+
+
+def test_split_concept_and_pos_guess():
+    assert split_concept("happy-01") == ("happy", "-01")
+    assert split_concept("cat") == ("cat", "")
+    p = parsed("x", CHASE)
+    assert node_pos(p, "c", "chase-01") == ("VERB", "ADJ")
+    assert node_pos(p, "c2", "cat") == ("NOUN",)
+    aligned = parsed("x", CHASE, [tok(0, "the", "the", "DET")], {"c2": (0,)})
+    assert node_pos(aligned, "c2", "cat") == ()  # a determiner has no WordNet POS
+
+
+# --------------------------------------------------------------------------- all rules, sampling
+
+
+@needs_wordnet
+def test_enumerate_edits_every_rule_and_valid_graphs():
+    p = parsed("She is happy because her team won the final.", HAPPY)
+    by_rule = enumerate_edits(p)
+    assert list(by_rule) == list(RULES)
+    for rule, edits in by_rule.items():
+        assert edits, rule
+        for e in edits:
+            assert e.rule == rule and e.source is p
+            assert validate_graph(e.graph) == []
+            assert decode(encode(e.graph)).triples  # encodable and decodable
+            assert e.key.startswith(f"{rule}:{e.variant}:")
+        assert len({frozenset(e.graph.triples) for e in edits}) == len(edits)  # no duplicate graphs
+    assert p.graph.triples == decode(HAPPY).triples  # the source graph is never mutated
+
+
+def test_enumerate_edits_rejects_unknown_rules_and_skips_failed_parses():
+    p = parsed("x", CHASE)
+    with pytest.raises(ConfigError, match="unknown rule"):
+        enumerate_edits(p, ("PN", "XX"))
+    failed = ParsedSentence(text="", graph=penman.Graph([]), error="empty sentence")
+    assert enumerate_edits(failed, ("PN", "RS")) == {"PN": [], "RS": []}
+    assert set(RULE_FUNCTIONS) == set(RULES)
+
+
+def test_invalid_edits_are_dropped_and_counted(monkeypatch):
+    monkeypatch.setattr(rules, "validate_graph", lambda g: ["forced problem"])
+    before = rules.DROPPED["US"]
+    assert us_edits(parsed("x", POSTMEN)) == []
+    assert rules.DROPPED["US"] == before + 2
+
+
+def _edits() -> dict[str, list[Edit]]:
+    return enumerate_edits(parsed("The letters were delivered by two old postmen.", POSTMEN), ("PN", "RS", "US"))
+
+
+def test_sample_edits_is_deterministic_and_order_independent():
+    by_rule = _edits()
+    first = sample_edits(by_rule, per_rule=2, seed=7)
+    assert [e.key for e in first] == [e.key for e in sample_edits(by_rule, per_rule=2, seed=7)]
+    reversed_dict = {rule: list(reversed(by_rule[rule])) for rule in reversed(list(by_rule))}
+    again = sample_edits(reversed_dict, per_rule=2, seed=7)
+    assert sorted(e.key for e in again) == sorted(e.key for e in first)
+    assert [e.rule for e in first] == ["PN", "PN", "RS", "RS", "US", "US"]
+    # a rule's picks do not depend on which other rules are present
+    only_us = sample_edits({"US": by_rule["US"]}, per_rule=2, seed=7)
+    assert [e.key for e in only_us] == [e.key for e in first if e.rule == "US"]
+
+
+def test_sample_edits_varies_with_seed_and_caps_per_rule():
+    by_rule = _edits()
+    picks = {tuple(e.key for e in sample_edits(by_rule, per_rule=1, seed=s)) for s in range(20)}
+    assert len(picks) > 1
+    assert len(sample_edits(by_rule, per_rule=100, seed=1)) == sum(len(v) for v in by_rule.values())
+    assert sample_edits(by_rule, per_rule=0, seed=1) == []
+    assert sample_edits({}, per_rule=3, seed=1) == []
+    with pytest.raises(ConfigError):
+        sample_edits(by_rule, per_rule=-1, seed=1)
+
+
+def test_sample_edits_does_not_touch_global_random_state():
+    random.seed(123)
+    expected = random.random()
+    random.seed(123)
+    sample_edits(_edits(), per_rule=2, seed=5)
+    assert random.random() == expected
