@@ -121,7 +121,7 @@ def _coerce(value: Any, annotation: Any, key: str) -> Any:
             if isinstance(value, str):
                 return tuple(v.strip() for v in value.split(",") if v.strip())
             return tuple(value)
-        if text.startswith("Mapping"):
+        if text.startswith(("Mapping", "collections.abc.Mapping", "typing.Mapping", "dict")):
             if not isinstance(value, Mapping):
                 raise TypeError("expected a table")
             return dict(value)
