@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from core.errors import InputError
+from smithtui.commands.models import add_backend_arguments, backend_overrides
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,13 +25,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--per-rule", type=int, dest="per_rule", help="foils sampled per rule and sentence")
     p.add_argument("--column", help="sentence column of a CSV/TSV/JSONL input")
     p.add_argument("--paraphrase-column", dest="paraphrase_column", help="paraphrase column, if any")
-    p.add_argument("--parser", help="parser backend: dep | amrlib")
-    p.add_argument("--generator", help="generator backend: aligned | amrlib")
-    p.add_argument("--validators", help="comma-separated validators: roundtrip, nli")
-    p.add_argument("--policies", help="comma-separated filter policies, e.g. 'roundtrip' or 'contradiction>0.9'")
     p.add_argument("--frames", dest="frames_file", help="PropBank frame list for predicate ids")
     p.add_argument("--no-validate", action="store_true", help="skip validation (faster)")
     p.add_argument("--limit", type=int, help="only the first N sentences")
+    add_backend_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -45,11 +43,8 @@ def run(args: argparse.Namespace) -> int:
         "pipeline.rules": args.rules,
         "pipeline.seed": args.seed,
         "pipeline.per_rule": args.per_rule,
-        "pipeline.parser": args.parser,
-        "pipeline.generator": args.generator,
-        "pipeline.validators": args.validators,
-        "pipeline.policies": args.policies,
         "pipeline.frames_file": args.frames_file,
+        **backend_overrides(args),
     }
     settings = load_settings(args.config, cli_overrides=overrides)
     out = Path(args.out)
