@@ -83,8 +83,10 @@ def main() -> None:
         print(f"  {rule}: realized {done[rule]}/{total[rule]} ({done[rule] / total[rule]:.0%})")
     ours = sum(close) / max(1, len(close))
     paper = sum(paper_close) / max(1, len(paper_close))
-    print(f"Jaccard(source, foil) >= Jaccard(source, paraphrase): ours {ours:.1%} of {len(close)} rows; "
-          f"paper's foils {paper:.1%} of {len(paper_close)}  (target >= 60%: {'OK' if ours >= 0.6 else 'MISSED'})")
+    print(
+        f"Jaccard(source, foil) >= Jaccard(source, paraphrase): ours {ours:.1%} of {len(close)} rows; "
+        f"paper's foils {paper:.1%} of {len(paper_close)}  (target >= 60%: {'OK' if ours >= 0.6 else 'MISSED'})"
+    )
 
 
 if __name__ == "__main__":

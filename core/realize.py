@@ -343,10 +343,12 @@ def _is_do_support(sent: Sentence, aux: Token, verb: Token) -> bool:
 
 
 def _phrase(sent: Sentence, tok: Token, other: Token) -> tuple[int, int]:
-    """The contiguous span of ``tok``'s subtree, without ``other``'s subtree, case markers and edge punctuation."""
+    """The contiguous span of ``tok``'s subtree, without the dependent that holds ``other``, case markers
+    and edge punctuation ("the ideas underlying the plan" swapped with "the plan": "the ideas")."""
     sub = set(sent.subtree(tok.i))
-    if other.i in sub:
-        sub -= set(sent.subtree(other.i))
+    if other.i in sub:  # nested: drop the whole dependent that leads to the other phrase
+        branch = next(c for c in sent.children[tok.i] if other.i in sent.subtree(c))
+        sub -= set(sent.subtree(branch))
     for marker in sent.kids(tok.i, "case"):
         sub -= set(sent.subtree(marker.i))
     lo = hi = tok.i

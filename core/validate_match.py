@@ -46,27 +46,33 @@ def triples(graph: penman.Graph) -> set[Triple]:
     return out
 
 
-def _signatures(graph: penman.Graph, concepts: Mapping[str, str]) -> dict[str, Counter]:
-    sig: dict[str, Counter] = defaultdict(Counter)
+def _signatures(graph: penman.Graph, concepts: Mapping[str, str]) -> tuple[dict[str, Counter], dict[str, Counter]]:
+    """Per node: its own dependents and attributes (``out``), and the roles it fills (``inc``)."""
+    out: dict[str, Counter] = defaultdict(Counter)
+    inc: dict[str, Counter] = defaultdict(Counter)
     for s, r, t in graph.edges():
-        sig[s][(r, concepts.get(t))] += 1
-        sig[t][(r + "-of", concepts.get(s))] += 1
+        out[s][(r, concepts.get(t))] += 1
+        inc[t][(r, concepts.get(s))] += 1
     for s, r, t in graph.attributes():
-        sig[s][(r, value(t))] += 1
-    return sig
+        out[s][(r, value(t))] += 1
+    return out, inc
 
 
 def align(expected: penman.Graph, found: penman.Graph) -> dict[str, str]:
-    """Map the variables of ``expected`` to those of ``found`` (one-to-one, deterministic)."""
+    """Map the variables of ``expected`` to those of ``found`` (one-to-one, deterministic).
+
+    A node is identified by its concept and its own dependents first, the role it fills second:
+    edits such as role swaps change the roles, so they must not decide which node is which.
+    """
     ce, cf = node_concepts(expected), node_concepts(found)
-    se, sf = _signatures(expected, ce), _signatures(found, cf)
+    (oe, ie), (of, if_) = _signatures(expected, ce), _signatures(found, cf)
     order_e = {v: n for n, v in enumerate(ce)}
     order_f = {v: n for n, v in enumerate(cf)}
     pairs = []
     for u, cu in ce.items():
         for w, cw in cf.items():
             if cu == cw:
-                overlap = sum((se[u] & sf[w]).values())
+                overlap = 2 * sum((oe[u] & of[w]).values()) + sum((ie[u] & if_[w]).values())
                 pairs.append((-(1 + overlap), order_e[u], order_f[w], u, w))
     mapping: dict[str, str] = {}
     used: set[str] = set()

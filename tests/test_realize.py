@@ -143,7 +143,12 @@ FOIL_EXAMPLES = [
     ),
     ("He cannot remember her name.", "PN", {"node": "possible-01", "action": "unnegate"}, "He can remember her name."),
     ("He cannot remember her name.", "RS", {"pair": ("he", "she")}, "She cannot remember his name."),
-    ("He cannot remember her name.", "AR", {"node": "remember-01", "new_lemma": "forget"}, "He cannot forget her name."),
+    (
+        "He cannot remember her name.",
+        "AR",
+        {"node": "remember-01", "new_lemma": "forget"},
+        "He cannot forget her name.",
+    ),
 ]
 
 
