@@ -66,6 +66,7 @@ _VERB_PREP_ARG1 = frozenset({("look", "for"), ("look", "at"), ("wait", "for"), (
                              ("glance", "at"), ("smile", "at"), ("cry", "for"), ("pay", "for")})  # fmt: skip
 _TIME_UNITS = frozenset({"year", "month", "week", "day", "hour", "minute", "second", "century", "decade"})
 _OF_NOUN_ROLE = ":poss"  # "of" under a noun whose object is not animate (":prep-of" would read as an inverse role)
+_CAUSAL_ADVERBS = frozenset({"thus", "therefore", "hence", "consequently", "accordingly"})
 _WH_ROLES = {"how": ":manner", "why": ":cause", "where": ":location", "when": ":time"}
 _NEG_WORDS = frozenset({"not", "n't", "never", "no", "nt"})
 _FALLBACK_TOP = "e"
@@ -178,7 +179,7 @@ class GraphBuilder:
             if var is not None:
                 self._sentence_mode(sent.root)
                 if opener is not None:
-                    wrapper = self.g.node(opener[0], (first.i,))
+                    wrapper = self.g.node(opener[0], (opener[2],))
                     self.g.add(wrapper, opener[1], var)
                     var = wrapper
                 tops.append(var)
@@ -192,21 +193,31 @@ class GraphBuilder:
                 self.g.add(top, f":snt{k}", var)
         return self.g.to_graph(top), dict(self.g.alignment)
 
-    def _opener(self, first: Any, root: Any) -> tuple[str, str] | None:
+    def _opener(self, first: Any, root: Any) -> tuple[str, str, int] | None:
         """Sentence-initial "And"/"But"/"So": AMR links the sentence to the previous one
         (``(a / and :op2 ..)``, ``(c / contrast-01 :ARG2 ..)``, ``(c / cause-01 :ARG1 ..)``)."""
+        linker = next(
+            (
+                k
+                for k in root.children
+                if k.dep_ == "advmod" and (k.lower_ in _CAUSAL_ADVERBS or (k.lower_ == "so" and k.i == first.i))
+            ),
+            None,
+        )
+        if linker is not None:  # "Thus you can imagine ..." -> (c / cause-01 :ARG1 ..)
+            self.done.add(linker.i)
+            return ("cause-01", ":ARG1", linker.i)
         if first.head.i != root.i or first.i == root.i:
             return None
         lower = first.lower_
         if first.dep_ == "cc" and not any(k.dep_ == "conj" for k in root.children):
             found = {"and": ("and", ":op2"), "but": ("contrast-01", ":ARG2"), "or": ("or", ":op2")}.get(lower)
-        elif first.dep_ == "advmod" and lower == "so":
-            found = ("cause-01", ":ARG1")
         else:
             found = None
-        if found is not None:
-            self.done.add(first.i)
-        return found
+        if found is None:
+            return None
+        self.done.add(first.i)
+        return (found[0], found[1], first.i)
 
     def _sentence_mode(self, root: Any) -> None:
         """Imperatives get ``:mode imperative`` and an implicit ``you`` as ARG0."""
@@ -612,7 +623,12 @@ class GraphBuilder:
         g = self.g
         word = cc.lower_ if cc is not None else "and"
         concept = {"or": "or", "nor": "or", "but": "contrast-01", "yet": "contrast-01"}.get(word, "and")
-        cvar = g.node(concept, (cc.i,) if cc is not None else ())
+        if cc is not None:
+            anchor = cc.i
+        else:  # asyndetic "A, B": the comma before the second conjunct, else that conjunct's first token
+            before = conjs[0].left_edge.i - 1
+            anchor = before if before >= 0 and self.doc[before].is_punct else conjs[0].left_edge.i
+        cvar = g.node(concept, (anchor,))
         roles = [":ARG1", ":ARG2"] if concept == "contrast-01" else [f":op{n}" for n in range(1, len(conjs) + 2)]
         g.add(cvar, roles[0], first)
         share = pred.pos_ in ("VERB", "AUX", "ADJ")
@@ -800,6 +816,12 @@ class GraphBuilder:
         lower = k.lower_
         if self._is_relword(k) and lower in ("where", "when", "why"):
             self._rel_direct(k, head, {"where": ":location", "when": ":time", "why": ":cause"}[lower])
+            return
+        if self.question and lower == "why":  # AMR: (x :ARG1-of (c / cause-01 :ARG0 (a / amr-unknown)))
+            self.done.add(k.i)
+            cause = g.node("cause-01", (k.i,))
+            g.add(cause, ":ARG0", g.node("amr-unknown", (k.i,)))
+            g.add(var, ":ARG1-of", cause)
             return
         if self.question and lower in _WH_ROLES:
             self.done.add(k.i)

@@ -378,3 +378,35 @@ def test_temporal_quantity_and_hyphenated_compound(parser):
     q = one(parser, "Grown - ups like numbers.")
     grown_up = var_of(q, "grown-up")
     assert tokens(q, grown_up) == ["Grown", "-", "ups"]
+
+
+def test_why_questions_and_causal_adverbs(parser):
+    p = one(parser, "Why did he leave?")
+    assert has(p, "leave-01", ":ARG1-of", "cause-01") or has(p, "cause-01", ":ARG1", "leave-01")
+    assert has(p, "cause-01", ":ARG0", "amr-unknown")
+    q = one(parser, "Thus you can imagine my amazement.")
+    cause = var_of(q, "cause-01")
+    assert q.graph.top == cause and tokens(q, cause) == ["Thus"]
+
+
+# -- invariants on real text ------------------------------------------------------------------------------------------
+def test_graph_and_alignment_invariants_on_real_sentences(parser, shared_data):
+    from core.smatch_eval import read_gold
+
+    sentences = [s for s, _ in read_gold(shared_data / "amr" / "little_prince_v3_dev.txt")[:120]]
+    implicit = {"you", "multi-sentence"}  # imperative subject, sentence list: no token of their own
+    for p in parser.parse(sentences):
+        assert p.ok, (p.text, p.error)
+        g = p.graph
+        variables = set(g.variables())
+        assert g.top in variables
+        assert penman.decode(penman.encode(g)).triples  # encodable and re-readable
+        for key, idx in p.alignment.items():
+            var, _, attr = key.partition(":")
+            assert var in variables, (p.text, key)
+            if attr:
+                assert (var, f":{attr}", "-") in g.attributes(), (p.text, key)
+            assert idx and all(0 <= i < len(p.tokens) for i in idx), (p.text, key, idx)
+        for var, _, concept in g.instances():
+            assert var in p.alignment or concept in implicit, (p.text, var, concept)
+            assert concept and not any(ch in concept for ch in ' ()":/'), (p.text, concept)
