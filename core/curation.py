@@ -309,9 +309,13 @@ class CurationSession:
     def export(self, path: str | os.PathLike[str], fmt: str | None = None) -> ExportResult:
         """Export the basket (see :func:`export_records`) and journal the export."""
         result = export_records(self.basket, path, fmt)
+        self.note_export(result)
+        return result
+
+    def note_export(self, result: ExportResult) -> None:
+        """Journal an export done elsewhere (e.g. in a worker thread); best effort."""
         with contextlib.suppress(CurationError):  # the export succeeded; the journal entry is only a note
             self._write({"action": "export", "path": str(result.path), "format": result.format, "count": result.count})
-        return result
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,10 @@ i.e. cannot tell them apart (a bag-of-words model on a role swap).
   fooled. ``tolerance`` (default 1e-6) absorbs float32 noise so that identical
   vectors always tie.
 
+Embedders with a ``fit`` method (the TF-IDF baseline) are fitted, on a copy, on the
+texts of this one check (source, paraphrase and every foil), so their IDF never
+leaks from one sentence to the next.
+
 Errors are carried as values: a model that fails to encode gives checks with
 ``error`` set, never an exception.
 
@@ -31,6 +35,7 @@ Errors are carried as values: a model that fails to encode gives checks with
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -83,6 +88,9 @@ def check_model(
     texts = list(dict.fromkeys([source, *([paraphrase] if paraphrase else []), *foils]))
     index = {t: i for i, t in enumerate(texts)}
     try:
+        if callable(getattr(embedder, "fit", None)):
+            embedder = copy.copy(embedder)
+            embedder.fit(texts)
         vectors = np.asarray(embedder.encode(texts), dtype=np.float64)
         if vectors.shape[0] != len(texts):
             raise ValueError(f"encoder returned {vectors.shape[0]} vectors for {len(texts)} texts")

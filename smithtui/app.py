@@ -1,0 +1,544 @@
+"""The Textual app: one factory, :func:`make_app`, used by the CLI, the tests and the benchmark.
+
+The app holds the services every screen shares: :class:`Backends` (the foil
+pipeline and the embedders, built lazily in worker threads, once) and the
+curation session (the basket and its journal). Heavy libraries are imported only
+inside workers, so the first frame appears before any model is loaded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import tempfile
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.screen import Screen
+from textual.worker import Worker, WorkerState
+
+from core.config import Settings
+from core.curation import CurationError, CurationSession, SessionSummary, export_records, previous_session
+from core.errors import SmithError
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES_FILE = ROOT / "sample_data" / "workbench_sentences.txt"
+FALLBACK_SAMPLES: tuple[tuple[str, str], ...] = (
+    ("The cat chased the mouse.", "The mouse was chased by the cat."),
+    ("She is happy because her team won the final.", "Her team won the final, which made her happy."),
+)
+
+# Screens other issues add; registered only when their module exists (imported lazily).
+OPTIONAL_SCREENS: Mapping[str, tuple[str, str]] = {
+    "variation": ("smithtui.screens.variation", "VariationScreen"),
+    "clsd": ("smithtui.screens.clsd", "CLSDScreen"),
+}
+
+
+def load_samples(path: str | Path | None = None) -> list[tuple[str, str]]:
+    """Sample sentences (``sentence<TAB>paraphrase`` per line, ``#`` comments) for users to try."""
+    p = Path(path) if path else SAMPLES_FILE
+    try:
+        lines = p.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return list(FALLBACK_SAMPLES)
+    out = []
+    for line in lines:
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        sentence, _, paraphrase = line.partition("\t")
+        out.append((sentence.strip(), paraphrase.strip()))
+    return out or list(FALLBACK_SAMPLES)
+
+
+class Backends:
+    """The pipeline and embedders, created on first use (thread-safe) and kept for the app's life.
+
+    Pass ready objects (``pipeline=``, ``embedders=``) to reuse them across apps, as the
+    tests and the benchmark do.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        pipeline: Any = None,
+        embedders: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.settings = settings
+        self._pipeline = pipeline
+        self._embedders: dict[str, Any] = dict(embedders or {})
+        self._lock = threading.Lock()
+        self._model_locks: dict[str, threading.Lock] = {}
+        self._specs: list[Any] | None = None
+        self._provenance: dict[str, Any] | None = None
+        self._cache: Any = None
+
+    def pipeline(self) -> Any:
+        """The :class:`core.pipeline.FoilPipeline` (its backends load on first use)."""
+        with self._lock:
+            if self._pipeline is None:
+                from core.pipeline import FoilPipeline
+
+                self._pipeline = FoilPipeline.from_settings(self.settings)
+            return self._pipeline
+
+    def warm_pipeline(self) -> Any:
+        """Build the parser, generator and validators now (slow the first time)."""
+        pipe = self.pipeline()
+        _ = pipe.parser, pipe.generator
+        return pipe
+
+    def provenance(self) -> dict[str, Any]:
+        if self._provenance is None:
+            self._provenance = dict(self.pipeline().provenance())
+        return self._provenance
+
+    def is_loaded(self, name: str) -> bool:
+        return name in self._embedders
+
+    def embedder(self, name: str) -> Any:
+        """The embedder called ``name`` from the registry, loaded once (raises ModelMissingError)."""
+        if name in self._embedders:
+            return self._embedders[name]
+        with self._lock:
+            lock = self._model_locks.setdefault(name, threading.Lock())
+        with lock:
+            if name not in self._embedders:
+                from core.embed.registry import get_embedder
+
+                self._embedders[name] = get_embedder(name)
+            return self._embedders[name]
+
+    def specs(self) -> list[Any]:
+        """Every registered embedder with whether it is usable offline (cheap: loads nothing)."""
+        if self._specs is None:
+            try:
+                from core.embed.registry import list_embedders
+
+                self._specs = list(list_embedders())
+            except ImportError:
+                self._specs = []
+        return self._specs
+
+    def cache(self) -> Any:
+        """The on-disk embedding cache used by evaluations (None when unavailable)."""
+        if self._cache is None:
+            with contextlib.suppress(ImportError, TypeError):
+                from core.embed.cache import EmbeddingCache
+
+                self._cache = EmbeddingCache(self.settings.cache_dir())
+        return self._cache
+
+
+class SmithApp(App[None]):
+    """SentenceSmith Workbench."""
+
+    TITLE = "SentenceSmith Workbench"
+    CSS_PATH = "app.tcss"
+    ENABLE_COMMAND_PALETTE = True
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1", "help", "Help", id="app.help"),
+        Binding("question_mark", "help", "Help", show=False, id="app.help_alt"),
+        Binding("f2", "show('workbench')", "Bench", id="app.workbench"),
+        Binding("f3", "show('compare')", "Compare", id="app.compare"),
+        Binding("f4", "show('basket')", "Basket", id="app.basket"),
+        Binding("f5", "show('variation')", "Variation", id="app.variation"),
+        Binding("f6", "show('clsd')", "CLSD", id="app.clsd"),
+        Binding("ctrl+s", "export_basket", "Export", id="app.export"),
+        Binding("ctrl+q", "quit", "Quit", show=False, id="app.quit", priority=True),
+    ]
+
+    class BasketChanged(Message):
+        """Posted to the active screen after any decision, undo, restore or export."""
+
+    class ExportDone(Message):
+        def __init__(self, result: Any) -> None:
+            super().__init__()
+            self.result = result
+
+    class ExportFailed(Message):
+        def __init__(self, error: str, hint: str = "") -> None:
+            super().__init__()
+            self.error, self.hint = error, hint
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        backends: Backends,
+        journal: str | Path | None = None,
+        restore: str = "ask",
+        samples: Sequence[tuple[str, str]] | None = None,
+        warm: bool = True,
+        on_first_frame: Callable[[SmithApp], None] | None = None,
+        optional_screens: Mapping[str, tuple[str, str]] | None = None,
+    ) -> None:
+        super().__init__()
+        self.settings = settings
+        self.backends = backends
+        self.journal_path = Path(journal) if journal else settings.journal_path()
+        self.restore_policy = restore
+        self.samples: list[tuple[str, str]] = list(samples) if samples is not None else load_samples()
+        self.warm = warm
+        self._on_first_frame = on_first_frame
+        self.curation: CurationSession | None = None
+        self.previous: SessionSummary | None = None
+        self.first_frame_at: float | None = None
+        self.backend_state: dict[str, tuple[str, str]] = {}
+        self.notices: deque[tuple[str, str, str]] = deque(maxlen=200)  # (severity, title, message), newest last
+        candidates = OPTIONAL_SCREENS if optional_screens is None else optional_screens
+        self.optional_screens = {
+            mode: spec for mode, spec in candidates.items() if importlib.util.find_spec(spec[0]) is not None
+        }
+        self.key_overrides, self.unknown_keys = resolve_key_overrides(settings.ui.keys)
+        self._modes.update(
+            {
+                "workbench": self._make_workbench,
+                "compare": self._make_compare,
+                "basket": self._make_basket,
+                **{mode: partial(self._make_optional, mode) for mode in self.optional_screens},
+            }
+        )
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: Any = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Show a toast and keep it in :attr:`notices` (what tests and the status line read)."""
+        self.notices.append((str(severity), title, message))
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    # -- screens ------------------------------------------------------------
+    def _make_workbench(self) -> Screen:
+        from smithtui.screens.workbench import WorkbenchScreen
+
+        return WorkbenchScreen()
+
+    def _make_compare(self) -> Screen:
+        from smithtui.screens.compare import CompareScreen
+
+        return CompareScreen()
+
+    def _make_basket(self) -> Screen:
+        from smithtui.screens.basket import BasketScreen
+
+        return BasketScreen()
+
+    def _make_optional(self, mode: str) -> Screen:
+        module_name, class_name = self.optional_screens[mode]
+        module = importlib.import_module(module_name)
+        return getattr(module, class_name)(self.settings)
+
+    def action_show(self, mode: str) -> None:
+        if mode not in self._modes:
+            self.notify(f"the {mode} screen is not installed", severity="warning")
+            return
+        if self.current_mode != mode:
+            try:
+                self.switch_mode(mode)
+            except Exception as exc:  # a broken optional screen must not take the app down
+                self.notify(f"cannot open {mode}: {exc}", severity="error", markup=False)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "show" and parameters and parameters[0] not in self._modes:
+            return None  # hidden from the footer and the palette
+        return True
+
+    # -- start-up -----------------------------------------------------------
+    def on_mount(self) -> None:
+        if self.key_overrides:
+            self.set_keymap(self.key_overrides)
+        theme = self.settings.ui.theme
+        if theme in self.available_themes:
+            self.theme = theme
+        else:
+            self.notify(f"unknown theme {theme!r}; using {self.theme}", severity="warning", markup=False)
+        if self.unknown_keys:
+            self.notify(
+                f"ui.keys: unknown action(s) {', '.join(self.unknown_keys)} (see the help screen, F1)",
+                severity="warning",
+                markup=False,
+            )
+        self.switch_mode("workbench")
+        self.call_after_refresh(self._after_first_frame)
+
+    def _after_first_frame(self) -> None:
+        import time
+
+        self.first_frame_at = time.perf_counter()
+        if self._on_first_frame is not None:
+            self._on_first_frame(self)
+        self._start_curation()
+        if self.warm:
+            self.warm_up()
+
+    def _start_curation(self) -> None:
+        try:
+            self.previous = previous_session(self.journal_path)
+        except OSError as exc:
+            self.notify(f"cannot read the journal: {exc}", severity="error", markup=False)
+            self.previous = None
+        if self.previous is None or not self.previous.restorable or self.restore_policy == "never":
+            self._open_session(False)
+        elif self.restore_policy == "always":
+            self._open_session(True)
+        else:
+            from smithtui.widgets.dialogs import ConfirmScreen
+
+            self.push_screen(
+                ConfirmScreen("Restore the previous session?", self.previous.describe(), id="restore-dialog"),
+                self._open_session,
+            )
+
+    def _open_session(self, restore: bool | None) -> None:
+        try:
+            self.curation = CurationSession.open(self.journal_path, restore=bool(restore))
+        except (CurationError, OSError) as exc:
+            fallback = Path(tempfile.mkdtemp(prefix="smithtui-")) / "journal.jsonl"
+            self.notify(
+                f"journal unavailable ({exc}); decisions go to {fallback} for this session",
+                severity="error",
+                markup=False,
+                timeout=10,
+            )
+            self.journal_path = fallback
+            self.curation = CurationSession.open(fallback, restore=False)
+        if restore and self.curation.basket:
+            self.notify(f"restored {len(self.curation.basket)} foil(s) in the basket", markup=False)
+        self.basket_changed()
+        if restore and self.previous is not None and self.previous.last_input:
+            with contextlib.suppress(Exception):
+                self.get_screen_for_mode("workbench").restore_input(self.previous.last_input)
+
+    def get_screen_for_mode(self, mode: str) -> Any:
+        stack = self._screen_stacks.get(mode) or []
+        if not stack:
+            raise LookupError(mode)
+        return stack[0]
+
+    @work(thread=True, group="warm", exit_on_error=False)
+    def warm_up(self) -> None:
+        """Load the parser, generator, validators and the configured embedders in the background."""
+        from smithtui.screens.workbench import BackendStatus
+
+        def say(name: str, state: str, detail: str = "") -> None:
+            self.post_message(BackendStatus(name, state, detail))
+
+        steps = (
+            ("pipeline", lambda: (self.backends.warm_pipeline(), self.backends.provenance())),
+            ("validators", lambda: self.backends.pipeline().validators),
+        )
+        for name, step in steps:
+            say(name, "loading")
+            try:
+                step()
+                say(name, "ready")
+            except SmithError as exc:
+                say(name, "error", str(exc))
+            except Exception as exc:  # the app stays usable; generation will report it again
+                say(name, "error", f"{type(exc).__name__}: {exc}")
+        for name in self.settings.models.embedders:
+            say(name, "loading")
+            try:
+                self.backends.embedder(name)
+                say(name, "ready")
+            except SmithError as exc:
+                say(name, "error", str(exc))
+            except Exception as exc:
+                say(name, "error", f"{type(exc).__name__}: {exc}")
+
+    def on_backend_status(self, message: Any) -> None:
+        """Record model loading news and show it on the workbench's status line."""
+        self.backend_state[message.name] = (message.state, message.detail)
+        if message.state == "error":
+            self.notify(f"{message.name}: {message.detail}", severity="warning", markup=False, timeout=8)
+        with contextlib.suppress(LookupError):
+            self.get_screen_for_mode("workbench").refresh_status()
+
+    # -- curation -------------------------------------------------------------
+    def basket_changed(self) -> None:
+        for mode in ("workbench", "basket", "compare"):
+            with contextlib.suppress(LookupError):
+                self.get_screen_for_mode(mode).post_message(self.BasketChanged())
+
+    def require_curation(self) -> CurationSession | None:
+        if self.curation is None:
+            self.notify("the session is not open yet (answer the restore question first)", severity="warning")
+        return self.curation
+
+    def action_export_basket(self) -> None:
+        from smithtui.widgets.dialogs import PromptScreen
+
+        curation = self.require_curation()
+        if curation is None:
+            return
+        if not curation.basket:
+            self.notify("the basket is empty: accept some foils first (a)", severity="warning")
+            return
+        self.push_screen(
+            PromptScreen(
+                f"Export {len(curation.basket)} foil(s) to",
+                "smith-basket.jsonl",
+                hint=".jsonl (full records), .csv (SentenceSmith layout) or .parquet; written atomically",
+                id="export-dialog",
+            ),
+            self._export_to,
+        )
+
+    def _export_to(self, path: str | None) -> None:
+        if not path or not path.strip() or self.curation is None:
+            return
+        self.export_worker(list(self.curation.basket), path.strip())
+
+    @work(thread=True, group="export", exit_on_error=False)
+    def export_worker(self, records: list[dict[str, Any]], path: str) -> None:
+        try:
+            self.post_message(self.ExportDone(export_records(records, path)))
+        except SmithError as exc:
+            self.post_message(self.ExportFailed(exc.message, exc.hint))
+        except Exception as exc:
+            self.post_message(self.ExportFailed(f"{type(exc).__name__}: {exc}"))
+
+    def on_smith_app_export_done(self, message: ExportDone) -> None:
+        result = message.result
+        if self.curation is not None:
+            self.curation.note_export(result)
+        self.notify(f"exported {result.count} foil(s) as {result.format} to {result.path}", markup=False)
+        self.basket_changed()
+
+    def on_smith_app_export_failed(self, message: ExportFailed) -> None:
+        text = message.error + (f"\nhint: {message.hint}" if message.hint else "")
+        self.notify(text, title="export failed", severity="error", markup=False, timeout=10)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Last line of defence: a worker that died of an unexpected error is reported, not fatal."""
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
+            err = event.worker.error
+            self.notify(f"{event.worker.name}: {type(err).__name__}: {err}", severity="error", markup=False)
+
+    def on_unmount(self) -> None:
+        if self.curation is not None:
+            self.curation.close()
+
+    # -- help and the command palette ------------------------------------------
+    def action_help(self) -> None:
+        from smithtui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def effective_key(self, binding: Binding) -> str:
+        return self.key_overrides.get(binding.id or "", binding.key) if binding.id else binding.key
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        seen: set[str] = set()
+        for _key, active in screen.active_bindings.items():
+            binding = active.binding
+            if not binding.description or binding.system or not active.enabled:
+                continue
+            title = binding.description
+            if title in seen or binding.action in ("quit", "help_quit", "command_palette"):
+                continue
+            seen.add(title)
+            yield SystemCommand(
+                title,
+                f"key: {self.get_key_display(binding)}",
+                partial(self.call_later, self.run_action, binding.action, active.node),
+            )
+        for mode in ("workbench", "compare", "basket", *self.optional_screens):
+            yield SystemCommand(f"Go to the {mode} screen", "switch screen", partial(self.action_show, mode))
+        yield SystemCommand("Load sentences from a file…", "txt, CSV, TSV or JSONL", self._palette_load_sentences)
+        yield SystemCommand("Load triples for Compare…", "foil JSONL or SentenceSmith CSV", self._palette_load_triples)
+        for n, (sentence, _) in enumerate(self.samples[:40]):
+            yield SystemCommand(f"Sample: {sentence}", "put it in the workbench", partial(self._use_sample, n), False)
+
+    def _palette_load_sentences(self) -> None:
+        self.action_show("workbench")
+        self.call_later(lambda: self.get_screen_for_mode("workbench").action_load_sentences())
+
+    def _palette_load_triples(self) -> None:
+        self.action_show("compare")
+        self.call_later(lambda: self.get_screen_for_mode("compare").action_load_triples())
+
+    def _use_sample(self, n: int) -> None:
+        self.action_show("workbench")
+        self.call_later(lambda: self.get_screen_for_mode("workbench").use_sample(n))
+
+
+def all_binding_ids() -> dict[str, Binding]:
+    """Every rebindable action id (``app.help``, ``workbench.accept``, ...) with its binding."""
+    from smithtui.screens.basket import BasketScreen
+    from smithtui.screens.compare import CompareScreen
+    from smithtui.screens.workbench import WorkbenchScreen
+    from smithtui.widgets.dialogs import ConfirmScreen, ModelPickerScreen, PromptScreen
+
+    out: dict[str, Binding] = {}
+    for owner in (SmithApp, WorkbenchScreen, CompareScreen, BasketScreen, PromptScreen, ConfirmScreen, ModelPickerScreen):
+        for b in owner.BINDINGS:
+            if isinstance(b, Binding) and b.id:
+                out.setdefault(b.id, b)
+    return out
+
+
+def resolve_key_overrides(keys: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
+    """Map ``ui.keys`` entries to binding ids; a short name (``accept``) works when it is unique.
+
+    Returns the keymap and the names that matched no action.
+    """
+    if not keys:
+        return {}, []
+    ids = all_binding_ids()
+    by_short: dict[str, list[str]] = {}
+    for full in ids:
+        by_short.setdefault(full.split(".", 1)[-1], []).append(full)
+    keymap: dict[str, str] = {}
+    unknown: list[str] = []
+    for name, key in keys.items():
+        if name in ids:
+            keymap[name] = str(key)
+        elif len(by_short.get(name, [])) == 1:
+            keymap[by_short[name][0]] = str(key)
+        else:
+            unknown.append(name)
+    return keymap, unknown
+
+
+def make_app(settings: Settings | None = None, **overrides: Any) -> SmithApp:
+    """Build the workbench app; the one way the CLI, tests and benchmarks get it.
+
+    Overrides: ``pipeline`` (a ready FoilPipeline), ``embedders`` (``{name: embedder}``
+    already loaded), ``backends`` (a :class:`Backends`), ``journal`` (path), ``restore``
+    (``"ask"`` | ``"always"`` | ``"never"``), ``samples`` (``[(sentence, paraphrase)]``),
+    ``warm`` (load models in the background at start, default True), ``on_first_frame``,
+    ``optional_screens`` (``{mode: (module, class)}``; default: variation and CLSD when installed).
+    """
+    import os
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never wait on the model hub; set it to 0 to allow downloads
+    os.environ.setdefault("TQDM_DISABLE", "1")  # progress bars of model loaders would scribble on the screen
+    settings = settings or Settings()
+    backends = overrides.pop("backends", None) or Backends(
+        settings, pipeline=overrides.pop("pipeline", None), embedders=overrides.pop("embedders", None)
+    )
+    overrides.pop("pipeline", None)
+    overrides.pop("embedders", None)
+    restore = overrides.get("restore", "ask")
+    if restore not in ("ask", "always", "never"):
+        raise SmithError(f"restore must be ask, always or never, not {restore!r}")
+    return SmithApp(settings, backends=backends, **overrides)

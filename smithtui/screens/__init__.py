@@ -1,0 +1,1 @@
+"""Screens of the workbench app: workbench, compare, basket, help (variation and CLSD come from their own modules)."""

@@ -1,0 +1,146 @@
+"""The basket: every accepted foil, with its verdicts and spot checks; remove, undo, export."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from core.errors import SmithError
+from smithtui.widgets.render import clip, highlight_spans
+
+
+def fooled_models(record: dict[str, Any]) -> list[str]:
+    return [m for m, c in (record.get("spotcheck") or {}).items() if c.get("fooled")]
+
+
+class BasketScreen(Screen[None]):
+    """The accepted foils, in the order they were accepted."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("d,delete", "remove", "Remove", id="basket.remove"),
+        Binding("u", "undo", "Undo", id="basket.undo"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="basket")
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="basket-main"):
+            yield Static(id="basket-summary")
+            yield DataTable(id="basket-table", cursor_type="row", zebra_stripes=True)
+            yield Static(id="basket-detail")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        table = self.query_one("#basket-table", DataTable)
+        table.border_title = "Accepted foils"
+        self.query_one("#basket-detail").border_title = "Selected"
+        table.add_column("#", key="n", width=3)
+        table.add_column("Rule", key="rule", width=4)
+        table.add_column("Source", key="source", width=36)
+        table.add_column("Foil", key="foil", width=40)
+        table.add_column("Valid", key="valid", width=6)
+        table.add_column("Fooled", key="fooled", width=14)
+        self.refresh_table()
+        table.focus()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_table()
+
+    def on_smith_app_basket_changed(self, _message: Any) -> None:
+        self.refresh_table()
+
+    def records(self) -> list[dict[str, Any]]:
+        curation = self.app.curation
+        return curation.basket if curation is not None else []
+
+    def refresh_table(self) -> None:
+        table = self.query_one("#basket-table", DataTable)
+        keep = table.cursor_row
+        table.clear()
+        records = self.records()
+        rules: dict[str, int] = {}
+        for n, rec in enumerate(records, 1):
+            rules[rec.get("rule") or "?"] = rules.get(rec.get("rule") or "?", 0) + 1
+            validated = rec.get("validated")
+            valid = Text("✓", style="green") if validated else Text("✗", style="red") if validated is False else Text("–")
+            fooled = fooled_models(rec)
+            table.add_row(
+                Text(str(n)),
+                Text(str(rec.get("rule") or "?"), style="bold"),
+                Text(clip(str(rec.get("source") or ""), 60)),
+                highlight_spans(str(rec.get("foil") or ""), rec.get("changed_spans") or []),
+                valid,
+                Text(", ".join(fooled) or "none", style="red" if fooled else "dim"),
+                key=str(rec.get("curation_id")),
+            )
+        if table.row_count:
+            table.move_cursor(row=min(max(keep, 0), table.row_count - 1))
+        summary = Text(f"{len(records)} foil(s) in the basket", style="bold")
+        if rules:
+            summary.append("  " + "  ".join(f"{r} {n}" for r, n in sorted(rules.items())), style="dim")
+        summary.append("   ctrl+s: export (.jsonl / .csv / .parquet)", style="dim")
+        self.query_one("#basket-summary", Static).update(summary)
+        self._show_detail()
+
+    def _current(self) -> dict[str, Any] | None:
+        table = self.query_one("#basket-table", DataTable)
+        if not table.row_count:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return next((r for r in self.records() if r.get("curation_id") == key), None)
+
+    @on(DataTable.RowHighlighted, "#basket-table")
+    def _highlighted(self, _event: DataTable.RowHighlighted) -> None:
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        rec = self._current()
+        detail = self.query_one("#basket-detail", Static)
+        if rec is None:
+            detail.update(Text("The basket is empty. Accept foils on the workbench (F2) with a.", style="dim"))
+            return
+        text = Text()
+        text.append("source:     ", style="dim")
+        text.append(f"{rec.get('source')}\n")
+        if rec.get("paraphrase"):
+            text.append("paraphrase: ", style="dim")
+            text.append(f"{rec.get('paraphrase')}\n")
+        text.append("foil:       ", style="dim")
+        text.append_text(highlight_spans(str(rec.get("foil") or ""), rec.get("changed_spans") or []))
+        text.append(f"\n{rec.get('rule')} {rec.get('variant', '')}: {rec.get('description', '')}", style="dim")
+        if rec.get("edited_by_hand"):
+            text.append(f"\nedited by hand (generated: {rec.get('original_foil')})", style="cyan")
+        for model, c in (rec.get("spotcheck") or {}).items():
+            text.append(f"\n{model}: margin {c['margin']:+.3f}", style="bold red" if c.get("fooled") else "")
+            if c.get("fooled"):
+                text.append(" FOOLED", style="bold red")
+        detail.update(text)
+
+    def action_remove(self) -> None:
+        curation = self.app.require_curation()
+        rec = self._current()
+        if curation is None or rec is None:
+            return
+        try:
+            curation.reject(rec)
+        except SmithError as exc:
+            self.app.notify(str(exc), severity="error", markup=False)
+            return
+        self.app.basket_changed()
+
+    def action_undo(self) -> None:
+        curation = self.app.require_curation()
+        if curation is None:
+            return
+        if curation.undo() is None:
+            self.app.notify("nothing to undo")
+        self.app.basket_changed()

@@ -1,0 +1,397 @@
+"""Compare: run embedding models over triples (the basket or a file) and rank them.
+
+The evaluation runs in a cancellable thread worker that reports progress; the table
+shows TACC, AUC, their harmonic mean (the score) and per-rule TACC for each model,
+sorted by score, each cell with a small bar.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Label, ProgressBar, SelectionList, Static
+from textual.widgets.selection_list import Selection
+from textual.worker import get_current_worker
+
+from core.errors import SmithError
+from core.types import RULES
+from smithtui.widgets.render import score_cell
+
+
+class EvalProgress(Message):
+    def __init__(self, run: int, done: int, total: int, label: str = "") -> None:
+        super().__init__()
+        self.run, self.done, self.total, self.label = run, done, total, label
+
+
+class EvalDone(Message):
+    def __init__(self, run: int, rows: list[dict[str, Any]], summary: str) -> None:
+        super().__init__()
+        self.run, self.rows, self.summary = run, rows, summary
+
+
+class EvalFailed(Message):
+    def __init__(self, run: int, error: str, hint: str = "", cancelled: bool = False) -> None:
+        super().__init__()
+        self.run, self.error, self.hint, self.cancelled = run, error, hint, cancelled
+
+
+def _num(value: Any) -> float:
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        return float("nan")
+    return out
+
+
+def result_rows(results: Any) -> list[dict[str, Any]]:
+    """Normalise what :func:`core.evaluate.evaluate_triples` returns into table rows.
+
+    Each row: ``model, tacc, auc, hm, n, per_rule {rule: tacc}, error``; sorted by ``hm``
+    (models that failed last).
+    """
+    items: list[Any]
+    if isinstance(results, Mapping):
+        items = list(results.get("models", results.values())) if "models" in results else list(results.values())
+    else:
+        items = list(getattr(results, "models", results))
+    rows = []
+    for item in items:
+        get = item.get if isinstance(item, Mapping) else (lambda k, d=None, _i=item: getattr(_i, k, d))
+        per_rule_raw = get("per_rule", None) or {}
+        per_rule = {}
+        for rule, value in dict(per_rule_raw).items():
+            if isinstance(value, Mapping):
+                value = value.get("tacc")
+            elif hasattr(value, "tacc"):
+                value = value.tacc
+            per_rule[rule] = _num(value)
+        rows.append(
+            {
+                "model": str(get("model", None) or get("name", None) or "?"),
+                "tacc": _num(get("tacc", None)),
+                "auc": _num(get("auc", None)),
+                "hm": _num(get("hm", None) if get("hm", None) is not None else get("score", None)),
+                "n": int(get("n", 0) or 0),
+                "per_rule": per_rule,
+                "error": get("error", None) or None,
+            }
+        )
+    rows.sort(key=lambda r: (r["error"] is not None, -(r["hm"] if not math.isnan(r["hm"]) else -1.0)))
+    return rows
+
+
+class CompareScreen(Screen[None]):
+    """Models × (score, TACC, AUC, per-rule TACC) on a set of triples."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+r", "run", "Run", id="compare.run"),
+        Binding("escape", "cancel", "Cancel run", id="compare.cancel"),
+        Binding("ctrl+o", "load_triples", "Load triples", id="compare.load"),
+        Binding("ctrl+b", "use_basket", "Use basket", id="compare.basket"),
+        Binding("ctrl+s", "export_table", "Export table", id="compare.export"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="compare")
+        self.source: str = "basket"  # "basket" | a file path
+        self.triples: Any = None  # core.triples.TripleSet
+        self.rows: list[dict[str, Any]] = []
+        self.run_id = 0
+        self.running = False
+        self._cancel: threading.Event | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="compare-main"):
+            with Vertical(id="compare-left"):
+                yield Label(Text("Models (space toggles)", style="bold"))
+                yield SelectionList[str](id="compare-models")
+                yield Label(Text("Triples", style="bold"))
+                yield Static(id="source-info")
+            with Vertical(id="compare-right"):
+                with Horizontal(id="progress-row"):
+                    yield ProgressBar(id="progress", show_eta=False)
+                    yield Static(id="progress-label")
+                yield DataTable(id="results", cursor_type="row", zebra_stripes=True)
+                yield Static(id="compare-note")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#results").border_title = "Models ranked by score (HM of TACC and AUC)"
+        self._fill_models()
+        self._load_source()
+        self._setup_columns()
+        self.query_one("#compare-models").focus()
+
+    def on_screen_resume(self) -> None:
+        if self.source == "basket" and not self.running:
+            self._load_source()
+
+    def on_smith_app_basket_changed(self, _message: Any) -> None:
+        if self.source == "basket" and not self.running:
+            self._load_source()
+
+    # -- models and triples ------------------------------------------------------------------
+    def _fill_models(self) -> None:
+        models = self.query_one("#compare-models", SelectionList)
+        wanted = set(self.app.settings.models.embedders)
+        specs = self.app.backends.specs()
+        items = []
+        for spec in specs:
+            label = Text()
+            label.append(f"{spec.name:<20}", style="bold")
+            if spec.usable:
+                label.append("offline ✓" if getattr(spec, "offline", True) else "hub", style="green")
+            else:
+                label.append("unavailable", style="yellow")
+            items.append(Selection(label, spec.name, spec.name in wanted and spec.usable, disabled=not spec.usable))
+        known = {s.name for s in specs}
+        for name in self.app.settings.models.embedders:
+            if name not in known:
+                items.append(Selection(Text(f"{name:<20}configured", style="bold"), name, True))
+        models.clear_options()
+        models.add_options(items)
+
+    def selected_models(self) -> list[str]:
+        return list(self.query_one("#compare-models", SelectionList).selected)
+
+    def _load_source(self) -> None:
+        info = self.query_one("#source-info", Static)
+        try:
+            if self.source == "basket":
+                from core.triples import triples_from_records
+
+                curation = self.app.curation
+                records = curation.basket if curation is not None else []
+                self.triples = triples_from_records(records, layout="foil-engine", path="basket")
+            else:
+                from core.triples import read_triples
+
+                self.triples = read_triples(self.source)
+        except SmithError as exc:
+            self.triples = None
+            info.update(Text(f"{exc.message}\n{exc.hint}", style="red"))
+            self.app.notify(str(exc), title="cannot read triples", severity="error", markup=False, timeout=10)
+            return
+        ts = self.triples
+        text = Text()
+        text.append("basket" if self.source == "basket" else str(self.source), style="bold")
+        text.append(f"\n{len(ts)} usable triple(s)")
+        if ts.layout:
+            text.append(f" · layout {ts.layout}", style="dim")
+        counts = ts.rule_counts()
+        if counts:
+            text.append("\n" + "  ".join(f"{r} {n}" for r, n in counts.items()), style="dim")
+        for reason, n in ts.bad_counts().items():
+            text.append(f"\nskipped {n}: {reason}", style="yellow")
+        text.append("\n\nctrl+o: load a file  ctrl+b: use the basket\nctrl+r: run  escape: cancel", style="dim")
+        info.update(text)
+
+    def action_use_basket(self) -> None:
+        self.source = "basket"
+        self._load_source()
+
+    def action_load_triples(self) -> None:
+        from smithtui.widgets.dialogs import PromptScreen
+
+        self.app.push_screen(
+            PromptScreen(
+                "Load triples",
+                "" if self.source == "basket" else str(self.source),
+                placeholder="path to a foil JSONL or a SentenceSmith CSV",
+                hint="layouts: foil-engine JSONL, SentenceSmith CSV, or any CSV/TSV/JSONL with sentence/paraphrase/foil",
+                id="load-triples-dialog",
+            ),
+            self._set_source,
+        )
+
+    def _set_source(self, path: str | None) -> None:
+        if not path or not path.strip():
+            return
+        previous = self.source, self.triples
+        self.source = path.strip()
+        self._load_source()
+        if self.triples is None:  # keep what worked before
+            self.source, self.triples = previous
+
+    # -- running ------------------------------------------------------------------------------
+    def _setup_columns(self) -> None:
+        table = self.query_one("#results", DataTable)
+        table.clear(columns=True)
+        table.add_column("Model", key="model", width=20)
+        table.add_column("Score (HM)", key="hm", width=15)
+        table.add_column("TACC", key="tacc", width=15)
+        table.add_column("AUC", key="auc", width=15)
+        for rule in RULES:
+            table.add_column(f"{rule} TACC", key=f"rule:{rule}", width=13)
+
+    def action_run(self) -> None:
+        if self.running:
+            self.app.notify("an evaluation is running: escape cancels it", severity="warning")
+            return
+        models = self.selected_models()
+        if not models:
+            self.app.notify("choose at least one model (space toggles)", severity="warning")
+            return
+        if self.triples is None or not len(self.triples):
+            self.app.notify("no usable triples: accept foils with a paraphrase, or load a file (ctrl+o)", severity="warning")
+            return
+        self.run_id += 1
+        self._cancel = threading.Event()
+        self.running = True
+        bar = self.query_one("#progress", ProgressBar)
+        bar.update(total=None, progress=0)
+        self.query_one("#progress-label", Static).update("starting…")
+        self.query_one("#compare-note", Static).update("")
+        self.eval_worker(self.run_id, self.triples, models, self._cancel)
+
+    def action_cancel(self) -> None:
+        if self.running and self._cancel is not None:
+            self._cancel.set()
+            self.query_one("#progress-label", Static).update("cancelling…")
+
+    @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
+    def eval_worker(self, run: int, triples: Any, models: Sequence[str], cancel: threading.Event) -> None:
+        from core.errors import CancelledError
+
+        worker = get_current_worker()
+
+        def progress(done: int, total: int) -> None:
+            self.post_message(EvalProgress(run, done, total))
+            if worker.is_cancelled:
+                cancel.set()
+
+        try:
+            from core.evaluate import evaluate_triples
+
+            results = evaluate_triples(
+                triples,
+                list(models),
+                cache=self.app.backends.cache(),
+                seed=self.app.settings.pipeline.seed,
+                progress=progress,
+                cancel=cancel,
+                n_boot=0,  # the table shows point estimates; `smithtui evaluate` gives intervals
+                settings=self.app.settings,
+            )
+            rows = result_rows(results)
+            self.post_message(EvalDone(run, rows, f"{len(triples)} triples · seed {self.app.settings.pipeline.seed}"))
+        except CancelledError:
+            self.post_message(EvalFailed(run, "cancelled", cancelled=True))
+        except SmithError as exc:
+            self.post_message(EvalFailed(run, exc.message, exc.hint))
+        except Exception as exc:
+            self.post_message(EvalFailed(run, f"{type(exc).__name__}: {exc}"))
+
+    def on_eval_progress(self, message: EvalProgress) -> None:
+        if message.run != self.run_id:
+            return
+        self.query_one("#progress", ProgressBar).update(total=max(1, message.total), progress=message.done)
+        self.query_one("#progress-label", Static).update(f"{message.done}/{message.total} {message.label}")
+
+    def on_eval_done(self, message: EvalDone) -> None:
+        if message.run != self.run_id:
+            return
+        self.running = False
+        self.rows = message.rows
+        bar = self.query_one("#progress", ProgressBar)
+        bar.update(total=1, progress=1)
+        self.query_one("#progress-label", Static).update("done")
+        self._fill_table()
+        errors = [r for r in self.rows if r["error"]]
+        note = Text(message.summary, style="dim")
+        for r in errors:
+            note.append(f"\n{r['model']}: {r['error']}", style="yellow")
+        self.query_one("#compare-note", Static).update(note)
+
+    def on_eval_failed(self, message: EvalFailed) -> None:
+        if message.run != self.run_id:
+            return
+        self.running = False
+        self.query_one("#progress-label", Static).update("cancelled" if message.cancelled else "failed")
+        if message.cancelled:
+            self.app.notify("evaluation cancelled")
+            return
+        text = message.error + (f"\nhint: {message.hint}" if message.hint else "")
+        self.app.notify(text, title="evaluation failed", severity="error", markup=False, timeout=10)
+        self.query_one("#compare-note", Static).update(Text(text, style="red"))
+
+    def _fill_table(self) -> None:
+        table = self.query_one("#results", DataTable)
+        table.clear()
+        for r in self.rows:
+            if r["error"]:
+                cells: list[Any] = [Text(r["model"], style="bold"), Text("error", style="yellow")]
+                cells += [Text("")] * (2 + len(RULES))
+            else:
+                cells = [Text(r["model"], style="bold"), score_cell(r["hm"]), score_cell(r["tacc"]), score_cell(r["auc"])]
+                cells += [score_cell(r["per_rule"].get(rule), width=5) for rule in RULES]
+            table.add_row(*cells, key=r["model"])
+
+    # -- export -------------------------------------------------------------------------------
+    def action_export_table(self) -> None:
+        from smithtui.widgets.dialogs import PromptScreen
+
+        if not self.rows:
+            self.app.notify("run an evaluation first (ctrl+r)", severity="warning")
+            return
+        self.app.push_screen(
+            PromptScreen("Export the results table to", "smith-compare.csv", hint=".csv or .jsonl", id="export-table-dialog"),
+            self._export_table,
+        )
+
+    def _export_table(self, path: str | None) -> None:
+        if not path or not path.strip():
+            return
+        try:
+            target = export_table(self.rows, path.strip(), source=str(self.source), seed=self.app.settings.pipeline.seed)
+        except SmithError as exc:
+            self.app.notify(str(exc), title="export failed", severity="error", markup=False, timeout=10)
+            return
+        self.app.notify(f"wrote {len(self.rows)} row(s) to {target}", markup=False)
+
+
+def table_records(rows: Sequence[Mapping[str, Any]], *, source: str = "", seed: int | None = None) -> list[dict[str, Any]]:
+    """Flat records of the results table (one per model), with the source and the seed."""
+    out = []
+    for r in rows:
+        rec: dict[str, Any] = {"model": r["model"], "score_hm": r["hm"], "tacc": r["tacc"], "auc": r["auc"]}
+        for rule in RULES:
+            rec[f"tacc_{rule}"] = r["per_rule"].get(rule, float("nan"))
+        rec.update({"n": r["n"], "error": r["error"] or "", "source": source, "seed": seed})
+        out.append(rec)
+    return out
+
+
+def export_table(rows: Sequence[Mapping[str, Any]], path: str, *, source: str = "", seed: int | None = None) -> str:
+    """Write the results table atomically as CSV or JSONL; returns the path written."""
+    from pathlib import Path
+
+    from core.curation import CurationError
+    from core.errors import InputError
+    from core.textio import atomic_write_csv, atomic_write_jsonl
+
+    records = table_records(rows, source=source, seed=seed)
+    target = Path(path).expanduser()
+    suffix = target.suffix.lower()
+    try:
+        if suffix == ".csv":
+            atomic_write_csv(target, records, list(records[0]))
+        elif suffix in (".jsonl", ".json"):
+            atomic_write_jsonl(target, records)
+        else:
+            raise InputError(f"cannot tell the format of {target.name!r}", hint="end the name with .csv or .jsonl")
+    except OSError as exc:
+        raise CurationError(f"cannot write {target}: {exc.strerror or exc}", hint="free some space or pick another folder") from exc
+    return str(target)

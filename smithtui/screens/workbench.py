@@ -1,0 +1,846 @@
+"""The workbench: type a sentence, see its graph, pick edits, judge foils, spot-check models, curate.
+
+All parsing, editing, realizing, validating and embedding happens in one exclusive
+thread worker per input; it posts typed messages tagged with a generation number,
+and messages from a stale generation are dropped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Input, OptionList, Static, Tree
+from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
+
+from core.curation import record_key
+from core.errors import SmithError
+from core.types import RULE_NAMES, RULES
+from smithtui.widgets.graph_tree import GraphTree
+from smithtui.widgets.render import clip, focus_window, highlight_spans, margin_cell, verdict_cell
+from smithtui.widgets.sentence_view import SentenceView
+
+# -- messages (posted by workers, always tagged with the generation they belong to) ----------
+
+
+class BackendStatus(Message):
+    """A backend started loading, is ready, or failed (``state``: loading | ready | error)."""
+
+    def __init__(self, name: str, state: str, detail: str = "") -> None:
+        super().__init__()
+        self.name, self.state, self.detail = name, state, detail
+
+
+class Parsed(Message):
+    def __init__(self, gen: int, parsed: Any, note: str = "") -> None:
+        super().__init__()
+        self.gen, self.parsed, self.note = gen, parsed, note
+
+
+class EditsFound(Message):
+    def __init__(self, gen: int, by_rule: dict[str, list[Any]]) -> None:
+        super().__init__()
+        self.gen, self.by_rule = gen, by_rule
+
+
+class CandidatesReady(Message):
+    def __init__(self, gen: int, candidates: list[Any]) -> None:
+        super().__init__()
+        self.gen, self.candidates = gen, candidates
+
+
+class VerdictsReady(Message):
+    def __init__(self, gen: int, indices: list[int], verdicts: list[list[Any]]) -> None:
+        super().__init__()
+        self.gen, self.indices, self.verdicts = gen, indices, verdicts
+
+
+class SpotChecked(Message):
+    def __init__(self, gen: int, model: str, indices: list[int], checks: list[Any], error: str = "") -> None:
+        super().__init__()
+        self.gen, self.model, self.indices, self.checks, self.error = gen, model, indices, checks, error
+
+
+class StageFailed(Message):
+    def __init__(self, gen: int, stage: str, error: str, hint: str = "") -> None:
+        super().__init__()
+        self.gen, self.stage, self.error, self.hint = gen, stage, error, hint
+
+
+class GenerationDone(Message):
+    def __init__(self, gen: int) -> None:
+        super().__init__()
+        self.gen = gen
+
+
+# -- state -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    """One candidate foil as the table shows it."""
+
+    index: int
+    candidate: Any  # core.types.FoilCandidate
+    verdicts: list[Any] | None = None
+    checks: dict[str, Any] = field(default_factory=dict)
+    edited: bool = False
+    original_text: str = ""
+
+    @property
+    def text(self) -> str:
+        return self.candidate.realization.text
+
+    @property
+    def error(self) -> str | None:
+        return self.candidate.realization.error
+
+    @property
+    def edit(self) -> Any:
+        return self.candidate.edit
+
+    def key(self, paraphrase: str | None) -> str:
+        e = self.edit
+        return record_key(
+            {
+                "source": e.source.text,
+                "paraphrase": paraphrase or None,
+                "foil": self.text,
+                "rule": e.rule,
+                "variant": e.variant,
+                "nodes": list(e.nodes),
+            }
+        )
+
+
+ENGLISH_HINT_WORDS = frozenset(
+    ["the", "an", "of", "to", "and", "in", "is", "was", "are", "were", "be", "been", "it", "he", "she", "they", "we", "you", "that", "this", "with", "for", "on", "at", "by", "not", "his", "her", "their", "our", "my", "your", "from", "as", "but", "or", "have", "has", "had", "do", "does", "did", "will", "would", "can", "could"]
+)
+
+
+def looks_english(text: str) -> bool:
+    """A cheap guard: does the text contain common English function words (≥ 10% of its words)?
+
+    Only a warning hangs on it; short texts (< 4 words) always pass.
+
+    >>> looks_english("The cat chased the mouse."), looks_english("Le chat a chassé la souris dans le jardin.")
+    (True, False)
+    """
+    words = [w.strip(".,;:!?\"'()").lower() for w in text.split()]
+    words = [w for w in words if w.isalpha()]
+    if len(words) < 4:
+        return True
+    return sum(w in ENGLISH_HINT_WORDS for w in words) / len(words) >= 0.1
+
+
+def sentence_id(text: str) -> str:
+    return "wb-" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:10]
+
+
+# -- the screen --------------------------------------------------------------------------------
+
+
+class WorkbenchScreen(Screen[None]):
+    """Sentence → graph → edits → foils → verdicts and spot checks → basket."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+g", "generate", "Craft", id="workbench.generate"),
+        Binding("a", "accept", "Accept", id="workbench.accept"),
+        Binding("r", "reject", "Reject", id="workbench.reject"),
+        Binding("u", "undo", "Undo", id="workbench.undo"),
+        Binding("e", "edit_foil", "Edit", id="workbench.edit"),
+        Binding("m", "pick_models", "Models", id="workbench.models"),
+        Binding("ctrl+n", "next_sample", "Sample", id="workbench.sample"),
+        Binding("ctrl+o", "load_sentences", "Open", id="workbench.load"),
+        Binding("i", "focus('sentence')", "Input", show=False, id="workbench.focus_input"),
+        Binding("c", "focus('candidates')", "Candidates", show=False, id="workbench.focus_candidates"),
+        Binding("t", "focus('graph')", "Graph", show=False, id="workbench.focus_graph"),
+        Binding("l", "focus('rules')", "Rules", show=False, id="workbench.focus_rules"),
+        Binding("b", "toggle_basket", "Basket panel", show=False, id="workbench.toggle_basket"),
+        Binding("escape", "leave_input", "To candidates", show=False, id="workbench.escape"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="workbench")
+        self.gen = 0
+        self.rows: list[Row] = []
+        self.parsed: Any = None
+        self.paraphrase: str = ""
+        self.by_rule: dict[str, list[Any]] = {}
+        self.filter: str = "all"
+        self.models: tuple[str, ...] = ()
+        self.sample_index = -1
+        self.busy = False
+        self._cancel: threading.Event | None = None
+        self.timings: dict[str, float] = {}  # for the benchmark; never displayed
+        self.show_edit_column = False
+        self.foil_width = 40
+        self._model_errors: set[str] = set()
+
+    # -- layout -------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="inputs"):
+            yield Input(placeholder="Type a sentence, Enter to craft foils (ctrl+n: a sample sentence)", id="sentence")
+            yield Input(placeholder="Optional paraphrase: the reference a fooled model ranks below the foil", id="paraphrase")
+            yield SentenceView(id="sentence-view")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield GraphTree(id="graph")
+                yield OptionList(id="rules")
+            with Vertical(id="center"):
+                yield DataTable(id="candidates", cursor_type="row", zebra_stripes=True)
+                yield Static(id="detail")
+            with VerticalScroll(id="basket-panel"):
+                yield Static(id="basket-list")
+        yield Static(id="status")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        app = self.app
+        self.models = tuple(app.settings.models.embedders)
+        self.query_one("#graph").border_title = "AMR graph"
+        self.query_one("#rules").border_title = "Rules"
+        self.query_one("#candidates").border_title = "Candidates"
+        self.query_one("#basket-panel").border_title = "Basket"
+        self.query_one("#detail").border_title = "Selected foil"
+        self.query_one("#basket-panel").display = self.app.size.width >= 150
+        self._fill_rules()
+        self._setup_columns()
+        self.refresh_basket()
+        self.refresh_status()
+        self.query_one("#sentence", Input).focus()
+
+    # -- status line --------------------------------------------------------------------------
+    def refresh_status(self, extra: str = "") -> None:
+        state = dict(getattr(self.app, "backend_state", {}))
+        backends = self.app.backends
+        pipe = backends._pipeline
+        if pipe is not None and getattr(pipe, "_parser", None) is not None:
+            state.setdefault("pipeline", ("ready", ""))
+        if pipe is not None and getattr(pipe, "_validators", None) is not None:
+            state.setdefault("validators", ("ready", ""))
+        parts = []
+        for name in ("pipeline", "validators", *self.models):
+            st, _ = state.get(name, ("ready", "") if backends.is_loaded(name) else ("idle", ""))
+            if name in self._model_errors:
+                st = "error"
+            mark = {"ready": "✓", "loading": "…", "error": "✗"}.get(st, "·")
+            parts.append(f"{name} {mark}")
+        text = Text(" · ".join(parts), style="dim")
+        if self.busy:
+            text = Text("working… ", style="bold yellow") + text
+        if extra:
+            text = Text(extra + "  ", style="yellow") + text
+        self.query_one("#status", Static).update(text)
+
+    # -- inputs -------------------------------------------------------------------------------
+    @on(Input.Submitted, "#sentence, #paraphrase")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_generate()
+
+    def action_generate(self) -> None:
+        sentence = self.query_one("#sentence", Input).value
+        paraphrase = self.query_one("#paraphrase", Input).value.strip()
+        view = self.query_one("#sentence-view", SentenceView)
+        if not sentence.strip():
+            view.message("Type a sentence first (or press ctrl+n for a sample).")
+            return
+        self.gen += 1
+        if self._cancel is not None:
+            self._cancel.set()
+        self._cancel = threading.Event()
+        self.paraphrase = paraphrase
+        self.rows = []
+        self.by_rule = {}
+        self.parsed = None
+        self._model_errors.clear()
+        self._fill_rules()
+        self._setup_columns()
+        self.query_one("#detail", Static).update("")
+        self.busy = True
+        self.refresh_status()
+        self.timings = {"pressed": time.perf_counter()}
+        curation = self.app.curation
+        if curation is not None:
+            try:
+                curation.note_input(sentence, paraphrase)
+            except SmithError as exc:
+                self.app.notify(str(exc), severity="error", markup=False)
+        self.generate_worker(self.gen, sentence, paraphrase, self.models, self._cancel)
+
+    def restore_input(self, last_input: dict[str, Any]) -> None:
+        """Put back the sentence the restored session was working on."""
+        self.query_one("#sentence", Input).value = str(last_input.get("sentence") or "")
+        self.query_one("#paraphrase", Input).value = str(last_input.get("paraphrase") or "")
+
+    def use_sample(self, n: int) -> None:
+        samples = self.app.samples
+        if not samples:
+            self.app.notify("no sample sentences", severity="warning")
+            return
+        self.sample_index = n % len(samples)
+        sentence, paraphrase = samples[self.sample_index]
+        self.query_one("#sentence", Input).value = sentence
+        self.query_one("#paraphrase", Input).value = paraphrase
+        self.action_generate()
+
+    def action_next_sample(self) -> None:
+        self.use_sample(self.sample_index + 1)
+
+    def action_load_sentences(self) -> None:
+        from smithtui.widgets.dialogs import PromptScreen
+
+        self.app.push_screen(
+            PromptScreen(
+                "Load sentences from a file",
+                placeholder="path to a .txt (one per line), .csv, .tsv or .jsonl file",
+                hint="ctrl+n then cycles through them; a paraphrase column is used when present",
+                id="load-sentences-dialog",
+            ),
+            self._load_sentences_from,
+        )
+
+    def _load_sentences_from(self, path: str | None) -> None:
+        if not path or not path.strip():
+            return
+        from core.inputs import read_input_rows
+
+        try:
+            rows = read_input_rows(path.strip())
+        except SmithError as exc:
+            self.app.notify(str(exc), title="cannot load sentences", severity="error", markup=False, timeout=8)
+            return
+        samples = [(r.sentence, r.paraphrase or "") for r in rows if r.sentence.strip()]
+        if not samples:
+            self.app.notify(f"{path}: no sentences found", severity="warning", markup=False)
+            return
+        self.app.samples = samples
+        self.sample_index = -1
+        self.app.notify(f"loaded {len(samples)} sentence(s); ctrl+n to step through them", markup=False)
+        self.action_next_sample()
+
+    def action_focus(self, widget_id: str) -> None:
+        self.query_one(f"#{widget_id}").focus()
+
+    def action_leave_input(self) -> None:
+        if isinstance(self.focused, Input):
+            self.query_one("#candidates").focus()
+
+    def action_toggle_basket(self) -> None:
+        panel = self.query_one("#basket-panel")
+        panel.display = not panel.display
+        self._setup_columns()
+        self._fill_table()
+
+    # -- the worker ---------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="generate", exit_on_error=False)
+    def generate_worker(
+        self, gen: int, sentence: str, paraphrase: str, models: Sequence[str], cancel: threading.Event
+    ) -> None:
+        worker = get_current_worker()
+
+        def stale() -> bool:
+            return worker.is_cancelled or cancel.is_set()
+
+        post = self.post_message
+        backends = self.app.backends
+        try:
+            pipe = backends.pipeline()
+            parsed = pipe.parse_one(sentence)
+            note = "" if not parsed.ok or looks_english(parsed.text) else (
+                "This does not look like English: the parser and the rules are English-only, expect odd foils."
+            )
+            post(Parsed(gen, parsed, note))
+            if not parsed.ok or stale():
+                return
+            by_rule = pipe.edits(parsed)
+            post(EditsFound(gen, by_rule))
+            edits = [e for rule in RULES for e in by_rule.get(rule, [])]
+            if not edits or stale():
+                return
+            candidates = pipe.realize(edits)
+            post(CandidatesReady(gen, candidates))
+            ok = [i for i, c in enumerate(candidates) if c.realization.error is None]
+            if not ok or stale():
+                return
+            self._spot_checks(gen, parsed.text, paraphrase, models, ok, [candidates[i].text for i in ok], stale)
+            if stale():
+                return
+            try:
+                verdicts = pipe.validate([candidates[i] for i in ok])
+            except SmithError as exc:
+                post(StageFailed(gen, "validation", exc.message, exc.hint))
+                verdicts = [[] for _ in ok]
+            except Exception as exc:  # foils stay on screen without verdicts
+                post(StageFailed(gen, "validation", f"{type(exc).__name__}: {exc}"))
+                verdicts = [[] for _ in ok]
+            post(VerdictsReady(gen, ok, verdicts))
+        except SmithError as exc:
+            post(StageFailed(gen, "generate", exc.message, exc.hint))
+        except Exception as exc:  # the app stays usable whatever a backend does
+            post(StageFailed(gen, "generate", f"{type(exc).__name__}: {exc}"))
+        finally:
+            post(GenerationDone(gen))
+
+    def _spot_checks(
+        self,
+        gen: int,
+        source: str,
+        paraphrase: str,
+        models: Sequence[str],
+        indices: list[int],
+        foils: list[str],
+        stale: Any,
+    ) -> None:
+        from core.spotcheck import check_model
+
+        for model in models:
+            if stale():
+                return
+            try:
+                embedder = self.app.backends.embedder(model)
+            except SmithError as exc:
+                self.post_message(SpotChecked(gen, model, indices, [], str(exc)))
+                continue
+            except Exception as exc:
+                self.post_message(SpotChecked(gen, model, indices, [], f"{type(exc).__name__}: {exc}"))
+                continue
+            checks = check_model(embedder, source, foils, paraphrase or None, name=model)
+            self.post_message(SpotChecked(gen, model, indices, checks))
+
+    @work(thread=True, group="rescore", exit_on_error=False)
+    def rescore_worker(self, gen: int, index: int, candidate: Any, paraphrase: str, models: Sequence[str]) -> None:
+        """Re-validate and re-check one hand-edited foil."""
+        try:
+            self._spot_checks(gen, candidate.edit.source.text, paraphrase, models, [index], [candidate.text], lambda: False)
+            verdicts = self.app.backends.pipeline().validate([candidate])
+            self.post_message(VerdictsReady(gen, [index], verdicts))
+        except SmithError as exc:
+            self.post_message(StageFailed(gen, "re-score", exc.message, exc.hint))
+        except Exception as exc:
+            self.post_message(StageFailed(gen, "re-score", f"{type(exc).__name__}: {exc}"))
+
+    # -- messages -----------------------------------------------------------------------------
+    def on_parsed(self, message: Parsed) -> None:
+        if message.gen != self.gen:
+            return
+        self.timings["parsed"] = time.perf_counter()
+        parsed = message.parsed
+        self.parsed = parsed
+        view = self.query_one("#sentence-view", SentenceView)
+        self.query_one("#graph", GraphTree).show_graph(parsed)
+        if not parsed.ok:
+            view.message(f"Cannot use this sentence: {parsed.error}")
+            return
+        view.show(parsed)
+        if message.note:
+            self.app.notify(message.note, severity="warning", markup=False)
+
+    def on_edits_found(self, message: EditsFound) -> None:
+        if message.gen != self.gen:
+            return
+        self.by_rule = message.by_rule
+        self._fill_rules()
+        if not any(message.by_rule.values()):
+            self.query_one("#detail", Static).update(
+                Text("No rule applies to this sentence: try one with a verb, its subject and object.", style="yellow")
+            )
+
+    def on_candidates_ready(self, message: CandidatesReady) -> None:
+        if message.gen != self.gen:
+            return
+        self.rows = [Row(i, c) for i, c in enumerate(message.candidates)]
+        self._fill_table()
+        self.timings["candidates"] = time.perf_counter()
+
+    def on_verdicts_ready(self, message: VerdictsReady) -> None:
+        if message.gen != self.gen:
+            return
+        table = self.query_one("#candidates", DataTable)
+        for i, verdicts in zip(message.indices, message.verdicts, strict=True):
+            self.rows[i].verdicts = list(verdicts)
+            if str(i) in table.rows:
+                table.update_cell(str(i), "valid", self._verdicts_text(self.rows[i]))
+        self.timings["verdicts"] = time.perf_counter()
+        self._show_detail()
+
+    def on_spot_checked(self, message: SpotChecked) -> None:
+        if message.gen != self.gen:
+            return
+        table = self.query_one("#candidates", DataTable)
+        if message.error:
+            if message.model not in self._model_errors:
+                self._model_errors.add(message.model)
+                self.app.notify(f"{message.model}: {message.error}", title="model unavailable", severity="warning", markup=False)
+            for i in message.indices:
+                self.rows[i].checks[message.model] = None
+                if str(i) in table.rows and f"m:{message.model}" in table.columns:
+                    table.update_cell(str(i), f"m:{message.model}", Text("n/a", style="yellow"))
+            return
+        for i, check in zip(message.indices, message.checks, strict=True):
+            self.rows[i].checks[message.model] = check
+            if str(i) in table.rows and f"m:{message.model}" in table.columns:
+                table.update_cell(str(i), f"m:{message.model}", margin_cell(check))
+        self.timings[f"model:{message.model}"] = time.perf_counter()
+        self._show_detail()
+
+    def on_stage_failed(self, message: StageFailed) -> None:
+        if message.gen != self.gen:
+            return
+        text = message.error + (f"\nhint: {message.hint}" if message.hint else "")
+        self.app.notify(text, title=f"{message.stage} failed", severity="error", markup=False, timeout=10)
+        self.query_one("#detail", Static).update(Text(f"{message.stage} failed: {message.error}", style="red"))
+
+    def on_generation_done(self, message: GenerationDone) -> None:
+        if message.gen != self.gen:
+            return
+        self.busy = False
+        self.timings["done"] = time.perf_counter()
+        self.refresh_status()
+
+    @on(Tree.NodeHighlighted, "#graph")
+    def _node_highlighted(self, event: Tree.NodeHighlighted) -> None:
+        self.query_one("#sentence-view", SentenceView).highlight(event.node.data)
+
+    # -- rules list ---------------------------------------------------------------------------
+    def _fill_rules(self) -> None:
+        rules = self.query_one("#rules", OptionList)
+        rules.clear_options()
+        total = sum(len(v) for v in self.by_rule.values())
+        options = [Option(Text(f"All edits ({total})", style="bold"), id="all")]
+        for rule in self.app.settings.pipeline.rules:
+            edits = self.by_rule.get(rule, [])
+            label = Text()
+            label.append(f"{rule} ", style="bold")
+            label.append(f"{RULE_NAMES.get(rule, rule)} ({len(edits)})", style="" if edits else "dim")
+            options.append(Option(label, id=f"rule:{rule}"))
+            variants: dict[str, int] = {}
+            for e in edits:
+                variants[e.variant] = variants.get(e.variant, 0) + 1
+            for variant, n in variants.items():
+                options.append(Option(Text(f"   · {variant} ({n})"), id=f"variant:{rule}:{variant}"))
+        rules.add_options(options)
+        ids = [o.id for o in options]
+        rules.highlighted = ids.index(self.filter) if self.filter in ids else 0
+        if self.filter not in ids:
+            self.filter = "all"
+
+    @on(OptionList.OptionHighlighted, "#rules")
+    def _rule_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        new = event.option.id or "all"
+        if new != self.filter:
+            self.filter = new
+            self._fill_table()
+
+    def _visible(self, row: Row) -> bool:
+        if self.filter == "all":
+            return True
+        kind, _, rest = self.filter.partition(":")
+        if kind == "rule":
+            return row.edit.rule == rest
+        rule, _, variant = rest.partition(":")
+        return row.edit.rule == rule and row.edit.variant == variant
+
+    # -- candidates table -----------------------------------------------------------------------
+    def _center_width(self) -> int:
+        width = self.app.size.width - 34
+        if self.query_one("#basket-panel").display:
+            width -= 30
+        return max(40, width - 4)
+
+    def _setup_columns(self) -> None:
+        table = self.query_one("#candidates", DataTable)
+        table.clear(columns=True)
+        model_w = 8
+        fixed = 1 + 4 + 7 + len(self.models) * model_w + 2 * (4 + len(self.models))
+        room = self._center_width() - fixed
+        self.show_edit_column = room >= 30 + 20 + 2
+        self.foil_width = max(20, room - (22 if self.show_edit_column else 0))
+        table.add_column("", key="mark", width=1)
+        table.add_column("Rule", key="rule", width=4)
+        table.add_column("Foil (changes highlighted)", key="foil", width=self.foil_width)
+        if self.show_edit_column:
+            table.add_column("Edit", key="edit", width=20)
+        table.add_column("Valid", key="valid", width=7)
+        for model in self.models:
+            table.add_column(clip(model, model_w), key=f"m:{model}", width=model_w)
+
+    def _mark(self, row: Row) -> Text:
+        curation = self.app.curation
+        status = curation.status_of(row.key(self.paraphrase)) if curation is not None else None
+        if row.edited and status is None:
+            return Text("✎", style="cyan")
+        return {"accept": Text("✓", style="bold green"), "reject": Text("✗", style="bold red")}.get(
+            status or "", Text(" ")
+        )
+
+    def _verdicts_text(self, row: Row) -> Text:
+        if row.error:
+            return Text("error", style="red")
+        if row.verdicts is None:
+            return Text("…", style="dim")
+        if not row.verdicts:
+            return Text("–", style="dim")
+        out = Text()
+        for n, v in enumerate(row.verdicts):
+            if n:
+                out.append(" ")
+            out.append_text(verdict_cell(v))
+        return out
+
+    def _cells(self, row: Row) -> list[Any]:
+        foil = (
+            Text(clip(f"(failed: {row.error})", self.foil_width), style="red")
+            if row.error
+            else focus_window(row.text, row.candidate.realization.changed_spans, self.foil_width)
+        )
+        cells: list[Any] = [self._mark(row), Text(row.edit.rule, style="bold"), foil]
+        if self.show_edit_column:
+            cells.append(Text(clip(row.edit.description, 20)))
+        cells.append(self._verdicts_text(row))
+        for model in self.models:
+            if model in row.checks:
+                check = row.checks[model]
+                cells.append(Text("n/a", style="yellow") if check is None else margin_cell(check))
+            else:
+                cells.append(Text("…", style="dim") if not row.error else Text(""))
+        return cells
+
+    def _fill_table(self) -> None:
+        table = self.query_one("#candidates", DataTable)
+        keep = table.cursor_row
+        table.clear()
+        for row in self.rows:
+            if self._visible(row):
+                table.add_row(*self._cells(row), key=str(row.index))
+        if table.row_count:
+            table.move_cursor(row=min(max(keep, 0), table.row_count - 1))
+        self._show_detail()
+
+    def _refresh_marks(self) -> None:
+        table = self.query_one("#candidates", DataTable)
+        for row in self.rows:
+            if str(row.index) in table.rows:
+                table.update_cell(str(row.index), "mark", self._mark(row))
+
+    def current_row(self) -> Row | None:
+        table = self.query_one("#candidates", DataTable)
+        if not table.row_count:
+            return None
+        try:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        except Exception:
+            return None
+        return self.rows[int(key)] if key is not None and int(key) < len(self.rows) else None
+
+    @on(DataTable.RowHighlighted, "#candidates")
+    def _row_highlighted(self, _event: DataTable.RowHighlighted) -> None:
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        row = self.current_row()
+        detail = self.query_one("#detail", Static)
+        if row is None:
+            return
+        text = Text()
+        if row.error:
+            text.append(f"Realization failed: {row.error}\n", style="red")
+        else:
+            text.append_text(highlight_spans(row.text, row.candidate.realization.changed_spans))
+            text.append("\n")
+        text.append(f"{row.edit.rule} {row.edit.variant}: {row.edit.description}", style="dim")
+        if row.edited:
+            text.append(f"  (edited by hand; generated: {row.original_text})", style="cyan")
+        text.append("\n")
+        for v in row.verdicts or []:
+            text.append(f"{v.validator}: ", style="bold")
+            text.append_text(verdict_cell(v))
+            text.append(f" {v.reason}")
+            if v.probabilities:
+                text.append("  " + " ".join(f"{k} {p:.2f}" for k, p in v.probabilities.items()), style="dim")
+            text.append("\n")
+        for model in self.models:
+            check = row.checks.get(model)
+            if check is None:
+                continue
+            ref = "sim(s,p)" if check.reference == "paraphrase" else "sim(s,s)"
+            text.append(f"{model}: ", style="bold")
+            text.append(f"sim(s,f) {check.sim_foil:.3f}  {ref} {check.sim_reference:.3f}  margin {check.margin:+.3f}")
+            text.append("  FOOLED\n" if check.fooled else "\n", style="bold red" if check.fooled else "")
+        detail.update(text)
+
+    # -- curation -------------------------------------------------------------------------------
+    def _record(self, row: Row) -> dict[str, Any]:
+        from core.export import foil_record
+
+        try:
+            prov = self.app.backends.provenance()
+        except Exception:
+            prov = {"seed": self.app.settings.pipeline.seed}
+        record = foil_record(
+            row.candidate,
+            row.verdicts or [],
+            row_id=sentence_id(row.edit.source.text),
+            paraphrase=self.paraphrase or None,
+            provenance=prov,
+        )
+        record["spotcheck"] = {
+            m: {
+                "sim_foil": round(c.sim_foil, 6),
+                "sim_reference": round(c.sim_reference, 6),
+                "reference": c.reference,
+                "margin": round(c.margin, 6),
+                "fooled": c.fooled,
+            }
+            for m, c in row.checks.items()
+            if c is not None and c.ok
+        }
+        record["edited_by_hand"] = row.edited
+        if row.edited:
+            record["original_foil"] = row.original_text
+        return record
+
+    def _decide(self, action: str) -> None:
+        curation = self.app.require_curation()
+        row = self.current_row()
+        if curation is None:
+            return
+        if row is None:
+            self.app.notify("no candidate selected: generate foils first (Enter in the sentence box)", severity="warning")
+            return
+        if row.error:
+            self.app.notify("this edit could not be realized: nothing to keep", severity="warning")
+            return
+        try:
+            getattr(curation, action)(self._record(row))
+        except SmithError as exc:
+            self.app.notify(str(exc), severity="error", markup=False, timeout=10)
+            return
+        self._refresh_marks()
+        self.refresh_basket()
+        self.app.basket_changed()
+        table = self.query_one("#candidates", DataTable)
+        if table.cursor_row < table.row_count - 1:
+            table.move_cursor(row=table.cursor_row + 1)
+
+    def action_accept(self) -> None:
+        self._decide("accept")
+
+    def action_reject(self) -> None:
+        self._decide("reject")
+
+    def action_undo(self) -> None:
+        curation = self.app.require_curation()
+        if curation is None:
+            return
+        try:
+            undone = curation.undo()
+        except SmithError as exc:
+            self.app.notify(str(exc), severity="error", markup=False)
+            return
+        if undone is None:
+            self.app.notify("nothing to undo")
+            return
+        self._refresh_marks()
+        self.refresh_basket()
+        self.app.basket_changed()
+
+    def on_smith_app_basket_changed(self, _message: Message) -> None:
+        self.refresh_basket()
+        if self.rows:
+            self._refresh_marks()
+
+    def refresh_basket(self) -> None:
+        curation = self.app.curation
+        items = curation.basket if curation is not None else []
+        panel = self.query_one("#basket-panel")
+        panel.border_title = f"Basket ({len(items)})"
+        text = Text()
+        if not items:
+            text.append("empty\n\na: accept the selected foil\nr: reject  u: undo\nctrl+s: export", style="dim")
+        for rec in items[-200:]:
+            text.append(f"{rec.get('rule', '?'):<3}", style="bold green")
+            text.append(f"{clip(str(rec.get('foil', '')), 40)}\n")
+        self.query_one("#basket-list", Static).update(text)
+
+    # -- hand edits and models -----------------------------------------------------------------
+    def action_edit_foil(self) -> None:
+        from smithtui.widgets.dialogs import PromptScreen
+
+        row = self.current_row()
+        if row is None or row.error:
+            self.app.notify("select a realized foil to edit", severity="warning")
+            return
+        self.app.push_screen(
+            PromptScreen("Edit the foil (Enter re-scores it)", row.text, id="edit-dialog"),
+            lambda text: self._apply_edit(row.index, text),
+        )
+
+    def _apply_edit(self, index: int, text: str | None) -> None:
+        from core.types import Realization
+        from smithtui.widgets.render import changed_spans
+
+        if text is None or index >= len(self.rows):
+            return
+        row = self.rows[index]
+        text = " ".join(text.split())
+        if not text:
+            self.app.notify("a foil cannot be empty; the edit was not applied", severity="warning")
+            return
+        if text == row.text:
+            return
+        source = row.edit.source.text
+        realization = Realization(text=text, changed_spans=changed_spans(source, text), generator="hand")
+        if not row.edited:
+            row.original_text = row.text
+        row.candidate = replace(row.candidate, realization=realization)
+        row.edited = True
+        row.verdicts = None
+        row.checks = {}
+        table = self.query_one("#candidates", DataTable)
+        if str(index) in table.rows:
+            for key, value in zip([str(c.value) for c in table.columns], self._cells(row), strict=True):
+                table.update_cell(str(index), key, value)
+        self._show_detail()
+        self.rescore_worker(self.gen, index, row.candidate, self.paraphrase, self.models)
+
+    def action_pick_models(self) -> None:
+        from smithtui.widgets.dialogs import ModelPickerScreen
+
+        specs = self.app.backends.specs()
+        if not specs:
+            self.app.notify("no embedding registry available", severity="warning")
+            return
+        self.app.push_screen(ModelPickerScreen(specs, self.models, id="models-dialog"), self._set_models)
+
+    def _set_models(self, models: tuple[str, ...] | None) -> None:
+        if models is None or models == self.models:
+            return
+        self.models = models
+        self._setup_columns()
+        self.refresh_status()
+        if self.parsed is not None and self.rows:
+            self._fill_table()
+            ok = [r.index for r in self.rows if not r.error]
+            self.models_worker(self.gen, self.parsed.text, self.paraphrase, models, ok, [self.rows[i].text for i in ok])
+
+    @work(thread=True, exclusive=True, group="models", exit_on_error=False)
+    def models_worker(
+        self, gen: int, source: str, paraphrase: str, models: Sequence[str], indices: list[int], foils: list[str]
+    ) -> None:
+        worker = get_current_worker()
+        self._spot_checks(gen, source, paraphrase, models, indices, foils, lambda: worker.is_cancelled)

@@ -1,0 +1,1 @@
+"""Widgets of the workbench: graph tree, sentence view, dialogs and pure renderers."""

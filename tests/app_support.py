@@ -1,0 +1,77 @@
+"""Helpers for the app tests: real backends loaded once per test process, apps on temporary journals."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from core.config import Settings, apply_overrides
+from smithtui.app import Backends, SmithApp, make_app
+
+MODELS = ("bow", "tfidf", "minilm")
+SENTENCE = "The young doctor quickly treated the injured boy."
+PARAPHRASE = "The injured boy was quickly treated by the young doctor."
+
+
+def settings_for(models: Sequence[str] = MODELS, **extra: Any) -> Settings:
+    return apply_overrides(Settings(), {"models.embedders": ",".join(models), **extra})
+
+
+@functools.cache
+def loaded_backends(models: tuple[str, ...] = MODELS) -> Backends:
+    """spaCy parser, WordNet rules, realizer, round-trip validator and the embedders, loaded once."""
+    backends = Backends(settings_for(models))
+    backends.warm_pipeline()
+    _ = backends.pipeline().validators
+    backends.provenance()
+    for name in models:
+        backends.embedder(name)
+    return backends
+
+
+def app_for(
+    tmp_path: Path, models: Sequence[str] = MODELS, *, restore: str = "never", journal: Path | None = None, **kw: Any
+) -> SmithApp:
+    """An app with the shared real backends, a journal in ``tmp_path`` and no background warm-up."""
+    settings = kw.pop("settings", None) or settings_for(models)
+    backends = loaded_backends(tuple(MODELS))
+    shared = Backends(settings, pipeline=backends.pipeline(), embedders={m: backends.embedder(m) for m in MODELS})
+    shared._provenance = backends.provenance()
+    kw.setdefault("optional_screens", {})
+    return make_app(
+        settings, backends=shared, journal=journal or tmp_path / "journal.jsonl", restore=restore, warm=False, **kw
+    )
+
+
+async def settle(app: SmithApp, pilot: Any, rounds: int = 4) -> None:
+    """Wait for every worker, then let the posted messages be handled."""
+    for _ in range(rounds):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def type_text(pilot: Any, text: str) -> None:
+    await pilot.press(*["space" if ch == " " else ch for ch in text])
+
+
+async def craft(app: SmithApp, pilot: Any, sentence: str = SENTENCE, paraphrase: str = "") -> Any:
+    """Type a sentence (and paraphrase) on the workbench, press Enter and wait for every column."""
+    screen = app.screen
+    screen.query_one("#sentence").focus()
+    screen.query_one("#sentence").value = ""
+    await type_text(pilot, sentence)
+    screen.query_one("#paraphrase").value = paraphrase
+    await pilot.press("enter")
+    await settle(app, pilot)
+    return screen
+
+
+def notices(app: SmithApp, severity: str | None = None) -> list[str]:
+    return [f"{title} {msg}".strip() for sev, title, msg in app.notices if severity is None or sev == severity]
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
