@@ -52,10 +52,16 @@ def test_bad_rows_are_reported_counted_and_excluded():
 
 def test_missing_columns_are_named(tmp_path):
     bad = tmp_path / "bad.csv"
-    bad.write_text("Index,French,German,de_adv1,de_adv2\n0,a,b,c,d\n", encoding="utf-8")
+    bad.write_text("Index,French,de_adv1,de_adv2\n0,a,c,d\n", encoding="utf-8")
     with pytest.raises(InputError) as err:
         read_clsd(bad)
-    assert "fr_adv1" in err.value.message and "columns are: Index, French, German" in err.value.hint
+    assert "missing column German" in err.value.message and "columns are: Index, French" in err.value.hint
+    bad.write_text("Index,French,German\n0,a,b\n", encoding="utf-8")
+    with pytest.raises(InputError, match="missing columns fr_adv1, de_adv1"):
+        read_clsd(bad)
+    one_way = tmp_path / "one_way.csv"
+    one_way.write_text("Index,French,German,de_adv1,de_adv2\n0,a,b,c,d\n", encoding="utf-8")
+    assert list(read_clsd(one_way).tasks) == ["fr-de"]
 
 
 def test_generic_layout_with_globs_and_missing_columns():

@@ -308,6 +308,9 @@ def read_clsd(
 ) -> CLSDDataset:
     """Read the published CLSD layout; both directions come from one file.
 
+    A direction exists when its target language has distractor columns
+    (``fr_adv*`` for DE→FR); a file with only one set of distractors gives one task.
+
     ``condition="pivot"`` reads a pivot file (the same rows in English, possibly with
     a leading unnamed index column): the tasks keep their direction keys, the texts
     are English.
@@ -317,13 +320,16 @@ def read_clsd(
     a, b = languages
     names = [LANGUAGE_NAMES.get(a, a), LANGUAGE_NAMES.get(b, b)]
     found = clsd_languages(columns)
-    wanted_advs = [f"{lang}_adv1" for lang in (a, b)]
-    _require(columns, [*names, *wanted_advs], p, "CLSD")
+    if a not in found and b not in found:
+        _require(columns, [*names, f"{b}_adv1", f"{a}_adv1"], p, "CLSD")
+    _require(columns, names, p, "CLSD")
     id_col = _id_column(columns, id_column, p)
     set_name = name or Path(p).stem
     tasks: dict[str, CLSDTask] = {}
     text_lang = "en" if condition == PIVOT else ""
     for src, tgt in ((a, b), (b, a)):
+        if tgt not in found:
+            continue  # a one-direction file: no distractors in this target language
         src_col = _find(columns, LANGUAGE_NAMES.get(src, src)) or ""
         tgt_col, adv_cols = found[tgt]
         tasks[direction_key(src, tgt)] = _make_task(
