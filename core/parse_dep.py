@@ -24,6 +24,7 @@ import penman
 
 from core.errors import ModelMissingError
 from core.frames import FrameIndex
+from core.progress import ProgressCallback, check_cancel
 from core.types import ParsedSentence, Token
 
 MAX_CHARS = 1000
@@ -138,8 +139,17 @@ class DependencyParser:
     def nlp(self) -> Any:
         return load_spacy(self.spacy_model)
 
-    def parse(self, sentences: Sequence[str]) -> list[ParsedSentence]:
-        """One :class:`ParsedSentence` per input, in order; bad inputs carry ``error`` instead of raising."""
+    def parse(
+        self,
+        sentences: Sequence[str],
+        progress: ProgressCallback | None = None,
+        cancel: threading.Event | None = None,
+    ) -> list[ParsedSentence]:
+        """One :class:`ParsedSentence` per input, in order; bad inputs carry ``error`` instead of raising.
+
+        ``progress(done, total)`` is called after each batch; a set ``cancel`` event stops the work
+        between sentences with :class:`~core.errors.CancelledError`.
+        """
         results: list[ParsedSentence | None] = [None] * len(sentences)
         todo: list[int] = []
         for n, text in enumerate(sentences):
@@ -150,8 +160,16 @@ class DependencyParser:
                 results[n] = self._failed(text if isinstance(text, str) else str(text), problem)
         if todo:
             docs: Iterable[Any] = self.nlp.pipe((sentences[n] for n in todo), batch_size=self.batch_size)
+            total = len(sentences)
+            done = total - len(todo)
             for n, doc in zip(todo, docs, strict=True):
+                check_cancel(cancel)
                 results[n] = self.parse_doc(doc)
+                done += 1
+                if progress is not None and (done % self.batch_size == 0 or done == total):
+                    progress(done, total)
+        elif progress is not None:
+            progress(len(sentences), len(sentences))
         return [r for r in results if r is not None]
 
     def parse_one(self, sentence: str) -> ParsedSentence:

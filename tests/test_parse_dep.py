@@ -410,3 +410,17 @@ def test_graph_and_alignment_invariants_on_real_sentences(parser, shared_data):
         for var, _, concept in g.instances():
             assert var in p.alignment or concept in implicit, (p.text, var, concept)
             assert concept and not any(ch in concept for ch in ' ()":/'), (p.text, concept)
+
+
+def test_progress_and_cancel(parser):
+    import threading
+
+    from core.errors import CancelledError
+
+    seen: list[tuple[int, int]] = []
+    parser.parse(["The cat sat.", "", "The dog barked."], progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (3, 3)
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(CancelledError):
+        parser.parse(["The cat sat."], cancel=stop)

@@ -24,9 +24,10 @@ GOLD = """# AMR release header
 
 # First gold graphs of The Little Prince scored in the test (the bench scores all 800).
 SUBSET = 300
-# Measured on these 300 graphs (see bench/parse_smatch.py for the full set); floors sit a bit below.
-FLOOR_FRAMES = 0.55
-FLOOR_NO_FRAMES = 0.53
+# Measured on these 300 graphs: F1 0.602 with frames, 0.587 without (full 800: bench/parse_smatch.py).
+# Smatch is seeded here, so the scores repeat exactly; the floors sit about 0.02 below them.
+FLOOR_FRAMES = 0.58
+FLOOR_NO_FRAMES = 0.565
 
 
 def test_read_gold(tmp_path):
