@@ -206,8 +206,8 @@ def _negate(work: Work, var: str, concepts: Mapping[str, str]) -> None:
             _negate_operator(work, tok, sent.head(tok))
     elif tok.pos in ("VERB", "AUX"):
         _negate_verb(work, tok)
-    elif tok.dep in ("acomp", "attr", "oprd") and sent.head(tok).pos in ("VERB", "AUX"):
-        _negate_verb(work, sent.head(tok))
+    elif tok.dep in ("acomp", "attr") and sent.head(tok).lemma.lower() == "be":
+        _negate_verb(work, sent.head(tok))  # the copula carries a predicate's negation: "is not happy"
     elif tok.pos in ("ADJ", "ADV") or (tok.pos in ("SCONJ", "ADP") and tok.dep in ("mark", "prep")):
         work.insert_before(tok.i, ["not"])  # "a not happy dog", "not because ..."
     elif tok.pos == "NOUN":
