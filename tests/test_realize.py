@@ -227,6 +227,8 @@ NEGATE = [
     ("She can go.", 2, "She cannot go."),
     ("She is happy.", 2, "She is not happy."),
     ("Is she happy?", 2, "Is she not happy?"),
+    ("She seems happy.", 2, "She seems not happy."),
+    ("He became a doctor.", 3, "He became no doctor."),
     ("He has a car.", 1, "He does not have a car."),
     ("I want to go home.", 3, "I want not to go home."),
     ("An old man left.", 1, "A not old man left."),
