@@ -148,6 +148,9 @@ class EmbeddingCache:
             chunk = keys[start : start + _LOOKUP_CHUNK]
             marks = ",".join("?" * len(chunk))
             for h, blob in con.execute(f"SELECT h, v FROM vectors WHERE h IN ({marks})", chunk):
+                if not isinstance(blob, bytes) or len(blob) % 4:
+                    bad += 1
+                    continue
                 vec = np.frombuffer(blob, dtype=np.float32)
                 if vec.size == 0 or (dim is not None and vec.size != dim) or not np.isfinite(vec).all():
                     bad += 1

@@ -50,6 +50,12 @@ class SentenceTransformerEmbedder(BaseEmbedder):
         from sentence_transformers import SentenceTransformer
 
         torch.set_num_threads(self.settings.thread_count())
+        try:  # no "Loading weights" bars on the user's terminal
+            from transformers.utils import logging as hf_logging
+
+            hf_logging.disable_progress_bar()
+        except ImportError:  # pragma: no cover
+            pass
         local = Path(self.location).is_dir()
         offline = os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on")
         self._model = SentenceTransformer(self.location, device="cpu", local_files_only=local or offline)
