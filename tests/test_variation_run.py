@@ -144,3 +144,13 @@ def test_cli_unknown_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     rc = main(["variation", "--book", str(TINY), "--models", "bow,minilmm", "--out", str(tmp_path / "o")])
     err = capsys.readouterr().err
     assert rc == 2 and "unknown embedder 'minilmm'" in err and "minilm" in err
+
+
+def test_figures_redraw_from_the_written_files(tiny_run, tmp_path: Path) -> None:
+    from core.variation.run import redraw_figures
+
+    _, out, _ = tiny_run
+    paths = redraw_figures(out, tmp_path / "figs", pool=4)
+    names = {p.name for p in paths}
+    assert {"tiny_book_ssm.png", "tiny_book_series.png", "mean_correlation.png", "mean_fractions.png"} <= names
+    assert all(p.read_bytes()[:4] == b"\x89PNG" for p in paths)

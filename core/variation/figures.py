@@ -25,9 +25,16 @@ def _figure(width: float, height: float) -> Any:
 
 
 def _save(fig: Any, path: str | Path) -> Path:
+    """Render and write a palette PNG (≤ 64 colours: heatmaps of whole books stay small)."""
+    from PIL import Image
+
     p = Path(path)
+    canvas = fig.canvas
+    canvas.draw()
+    rgba = np.asarray(canvas.buffer_rgba())
+    image = Image.fromarray(rgba[..., :3].copy()).quantize(colors=64, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
     with atomic_writer(p, "wb") as fh:
-        fig.savefig(fh, format="png", dpi=80)
+        image.save(fh, format="png", optimize=True)
     return p
 
 

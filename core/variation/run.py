@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -129,7 +130,7 @@ class VariationConfig:
     novelty: NoveltyParams = field(default_factory=NoveltyParams)
     memory_mb: float = 128.0
     block_rows: int | None = None
-    pool_size: int = 200
+    pool_size: int = 120
     figures: bool = True
     smooth: int = 50
 
@@ -412,3 +413,64 @@ def write_run(run: VariationRun) -> None:
 
         figures.correlation_map(run.mean, out / "figures" / "mean_correlation.png", title=f"mean over {run.mean.books} books")
         figures.fraction_maps(run.mean, out / "figures" / "mean_fractions.png", title=f"mean over {run.mean.books} books")
+
+
+def _shrink(tiles: np.ndarray, size: int) -> np.ndarray:
+    """Average a square tile matrix down to at most ``size`` tiles a side (NaN-aware)."""
+    k = int(np.ceil(tiles.shape[0] / size))
+    if k <= 1:
+        return tiles
+    n = tiles.shape[0] // k * k
+    t = tiles[:n, :n].reshape(n // k, k, n // k, k)
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmean(t, axis=(1, 3))
+
+
+def redraw_figures(out_dir: str | Path, dest: str | Path | None = None, *, pool: int = 100, smooth: int = 50) -> list[Path]:
+    """Redraw every figure of a finished run from its files (``results.json``, CSVs, ``ssm_pooled.npz``)."""
+    import csv
+    import json
+
+    from core.variation import figures
+
+    out = Path(out_dir)
+    dest_dir = Path(dest) if dest is not None else out / "figures"
+    try:
+        doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InputError(f"{out} holds no readable results.json ({exc})", hint="run `smithtui variation` first") from exc
+
+    def agreement_of(block: dict[str, Any]) -> Any:
+        from types import SimpleNamespace
+
+        mats = {k: np.array([[np.nan if v is None else v for v in row] for row in block[k]]) for k in MATRICES}
+        return SimpleNamespace(models=tuple(block["models"]), **mats)
+
+    written: list[Path] = []
+    for b in doc["books"]:
+        folder = out / b["folder"]
+        name = b["folder"]
+        n = b["book"]["n_sentences"]
+        ag = agreement_of(b["agreement"])
+        npz = folder / "ssm_pooled.npz"
+        if npz.exists():
+            with np.load(npz) as data:
+                pooled = {m: _shrink(data[m].astype(np.float64), pool) for m in ag.models if m in data.files}
+            written.append(figures.ssm_heatmaps(pooled, dest_dir / f"{name}_ssm.png", title=f"{name}: z-scored SSM", n=n))
+        with (folder / "series.csv").open(encoding="utf-8") as fh:
+            rows = list(csv.DictReader(fh))
+        series = {m: np.array([float(r[m]) for r in rows]) for m in ag.models}
+        marks = sorted({h["before_sentence"] for h in b.get("headings", []) if 0 < h["before_sentence"] < n})
+        written.append(
+            figures.series_plot(series, dest_dir / f"{name}_series.png", title=f"{name}: successive similarity",
+                                smooth=smooth, marks=marks)
+        )
+        written.append(figures.correlation_map(ag, dest_dir / f"{name}_correlation.png", title=f"{name} (N={n})"))
+        written.append(figures.fraction_maps(ag, dest_dir / f"{name}_fractions.png", title=f"{name} (N={n})"))
+    if doc.get("mean"):
+        ag = agreement_of(doc["mean"])
+        books = doc["mean"]["books"]
+        written.append(figures.correlation_map(ag, dest_dir / "mean_correlation.png", title=f"mean over {books} books"))
+        written.append(figures.fraction_maps(ag, dest_dir / "mean_fractions.png", title=f"mean over {books} books"))
+    return written
