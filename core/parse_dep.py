@@ -24,6 +24,7 @@ import penman
 
 from core.errors import ModelMissingError
 from core.frames import FrameIndex
+from core.parse_dep_build import GraphBuilder
 from core.progress import ProgressCallback, check_cancel
 from core.types import ParsedSentence, Token
 
@@ -178,8 +179,6 @@ class DependencyParser:
 
     def parse_doc(self, doc: Any) -> ParsedSentence:
         """Build the graph of a ready spaCy ``Doc`` (all its sentences; several -> ``multi-sentence``)."""
-        from core.parse_dep_build import GraphBuilder
-
         text = doc.text
         tokens = tokens_of(doc)
         problem = check_sentence(text)

@@ -66,6 +66,7 @@ _VERB_PREP_ARG1 = frozenset({("look", "for"), ("look", "at"), ("wait", "for"), (
                              ("glance", "at"), ("smile", "at"), ("cry", "for"), ("pay", "for")})  # fmt: skip
 _TIME_UNITS = frozenset({"year", "month", "week", "day", "hour", "minute", "second", "century", "decade"})
 _OF_NOUN_ROLE = ":poss"  # "of" under a noun whose object is not animate (":prep-of" would read as an inverse role)
+_HEARER_VERBS = frozenset({"tell", "ask", "show", "teach", "inform", "answer", "promise", "remind", "warn", "pay"})
 _CAUSAL_ADVERBS = frozenset({"thus", "therefore", "hence", "consequently", "accordingly"})
 _WH_ROLES = {"how": ":manner", "why": ":cause", "where": ":location", "when": ":time"}
 _NEG_WORDS = frozenset({"not", "n't", "never", "no", "nt"})
@@ -489,7 +490,9 @@ class GraphBuilder:
                 continue
             if dep in ("dobj", "dative", "attr", "oprd", "acomp"):
                 if dep == "dobj":
-                    role = ":ARG1"
+                    # "told him": the hearer of tell/ask/show... is ARG2 (ARG1 is what is told)
+                    hearer = pred.lemma_.lower() in _HEARER_VERBS and self._is_animate(k)
+                    role = ":ARG2" if hearer else ":ARG1"
                 elif dep == "acomp":
                     role = ":ARG2" if pred.lemma_.lower() in _BECOME_VERBS else ":ARG1"
                 else:
