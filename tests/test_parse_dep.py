@@ -424,3 +424,11 @@ def test_progress_and_cancel(parser):
     stop.set()
     with pytest.raises(CancelledError):
         parser.parse(["The cat sat."], cancel=stop)
+
+
+def test_hearer_and_where_relatives(parser):
+    p = one(parser, "She never told him.")
+    assert has(p, "tell-01", ":ARG2", "he") and has(p, "tell-01", ":polarity", "-")
+    q = one(parser, "This is the house where I live.")
+    house, live = var_of(q, "house"), var_of(q, "live-01")
+    assert (live, ":location", house) in q.graph.edges()
