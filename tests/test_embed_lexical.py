@@ -40,3 +40,16 @@ def test_sparse_and_dense_agree():
     np.testing.assert_allclose(dense, sparse, atol=1e-6)
     assert float(dense[0] @ dense[1]) == pytest.approx(1.0)  # same bag of words
     assert not LexicalEmbedder("bow", weighting="binary").cacheable
+
+
+def test_shared_unfitted_tfidf_keeps_no_state():
+    from core.embed.registry import get_embedder
+    from core.errors import InputError
+
+    emb = get_embedder("tfidf")
+    first = emb.encode(["a b", "a c"])
+    emb.encode(["x y z", "b b b", "q"])
+    np.testing.assert_allclose(emb.encode(["a b", "a c"]), first)
+    assert not emb.fitted
+    with pytest.raises(InputError, match="not a string"):
+        emb.encode(["a", None])

@@ -8,7 +8,7 @@ Both use :func:`core.metrics.words` (lower-cased ``\\w+`` runs; punctuation drop
   *distinct* texts: :func:`core.evaluate.evaluate_triples` fits it on every distinct
   sentence, paraphrase and foil of the triple set being evaluated (so it is deterministic
   for a given file, and its hash is in the provenance). A word the corpus lacks gets
-  ``df = 0``. Without :meth:`LexicalEmbedder.fit`, ``encode`` fits on the texts it is given.
+  ``df = 0``. Without :meth:`LexicalEmbedder.fit`, each ``encode`` call uses its own texts as the corpus.
 
 Vectors live in a vocabulary built per call, so only cosines within one call are
 meaningful; :meth:`LexicalEmbedder.encode_sparse` gives the exact sparse matrix and
@@ -33,6 +33,7 @@ import numpy as np
 
 from core import __version__
 from core.embed.base import BaseEmbedder, EmbedSettings
+from core.errors import InputError
 from core.metrics import words
 
 WEIGHTINGS = ("binary", "tfidf")
@@ -68,16 +69,26 @@ class LexicalEmbedder(BaseEmbedder):
     def _load(self) -> None:
         return None  # nothing to load
 
-    def fit(self, corpus: Iterable[str]) -> LexicalEmbedder:
-        """Fit the IDF on the distinct texts of ``corpus`` (no effect for ``bow``); returns self."""
+    @staticmethod
+    def _document_frequencies(corpus: Iterable[str]) -> tuple[Counter[str], int, str]:
         docs = sorted(set(corpus))
-        self._df = Counter(w for d in docs for w in set(words(d)))
-        self._n_docs = len(docs)
         digest = hashlib.sha256()
         for d in docs:
             digest.update(d.encode("utf-8") + b"\0")
-        self.corpus_sha256 = digest.hexdigest()
+        return Counter(w for d in docs for w in set(words(d))), len(docs), digest.hexdigest()
+
+    def fit(self, corpus: Iterable[str]) -> LexicalEmbedder:
+        """Fit the IDF on the distinct texts of ``corpus`` (no effect for ``bow``); returns self.
+
+        Fit a fresh instance (``core.embed.registry.build_embedder``) rather than the one
+        :func:`~core.embed.registry.get_embedder` shares across the process.
+        """
+        self._df, self._n_docs, self.corpus_sha256 = self._document_frequencies(corpus)
         return self
+
+    @property
+    def fitted(self) -> bool:
+        return self._df is not None
 
     def idf(self, word: str) -> float:
         """Smoothed IDF of ``word`` in the fitted corpus."""
@@ -89,11 +100,15 @@ class LexicalEmbedder(BaseEmbedder):
         from scipy.sparse import csr_matrix
 
         items = self._prepare(list(texts))
-        if self.weighting == "tfidf" and self._df is None:
-            self.fit(items)
         tokens = [words(t) for t in items]
         vocab = {w: i for i, w in enumerate(sorted({w for ws in tokens for w in ws}))}
-        idf = {w: self.idf(w) for w in vocab} if self.weighting == "tfidf" else {}
+        idf: dict[str, float] = {}
+        if self.weighting == "tfidf":
+            if self._df is not None:
+                idf = {w: self.idf(w) for w in vocab}
+            else:  # not fitted: this call's distinct texts are the corpus (nothing is stored)
+                df, n_docs, _ = self._document_frequencies(items)
+                idf = {w: math.log((1 + n_docs) / (1 + df.get(w, 0))) + 1.0 for w in vocab}
         data: list[float] = []
         cols: list[int] = []
         indptr = [0]
@@ -119,7 +134,12 @@ class LexicalEmbedder(BaseEmbedder):
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Dense rows of :meth:`encode_sparse` as float32."""
+        if isinstance(texts, str):
+            raise InputError("encode() takes a list of texts, not one string", hint="wrap it: encode([text])")
         items = list(texts)
+        for i, t in enumerate(items):
+            if not isinstance(t, str):
+                raise InputError(f"text {i} is {type(t).__name__}, not a string", hint="drop missing (NaN) texts first")
         if not items:
             return np.zeros((0, 0), dtype=np.float32)
         matrix = self.encode_sparse(items).toarray().astype(np.float32)
