@@ -486,6 +486,106 @@ def remove_attribute(graph: penman.Graph, triple: Triple) -> penman.Graph:
     return _graph(triples, graph.top, epidata, dict(graph.metadata))
 
 
+def _layout_markers(epis: Iterable) -> tuple[list, int, int]:
+    """(non-layout epidata, number of Push markers, number of Pop markers) of one triple."""
+    kept, pushes, pops = [], 0, 0
+    for e in epis:
+        if isinstance(e, Push):
+            pushes += 1
+        elif isinstance(e, LayoutMarker):
+            pops += 1
+        else:
+            kept.append(e)
+    return kept, pushes, pops
+
+
+def _block(graph: penman.Graph, start: int) -> tuple[int, int] | None:
+    """For the edge at ``start`` that pushes its target: (index of the subtree's last triple, Pops
+    on that triple that close contexts *outside* the subtree). None when the edge pushes nothing."""
+    triples, epidata = graph.triples, graph.epidata
+    target = triples[start][2]
+    if not any(isinstance(e, Push) and e.variable == target for e in epidata.get(triples[start], ())):
+        return None
+    depth = 1
+    for j in range(start + 1, len(triples)):
+        _, pushes, pops = _layout_markers(epidata.get(triples[j], ()))
+        depth += pushes
+        if depth - pops <= 0:
+            return j, pops - depth
+        depth -= pops
+    return None
+
+
+def _with_pops(epis: Iterable, pops: int) -> list:
+    kept, _, _ = _layout_markers(epis)
+    return kept + [POP] * pops
+
+
+def swap_edge_targets(graph: penman.Graph, first: Triple, second: Triple) -> penman.Graph:
+    """A copy where edge ``first`` points at ``second``'s target and vice versa (subtrees move along).
+
+    When both edges carry their target's subtree in the layout (the usual case) the two printed
+    subtrees trade places and nothing else moves; otherwise the graph is re-laid out.
+
+    >>> g = decode("(c / chase-01 :ARG0 (c2 / cat :mod (b / black)) :time (y / yesterday) :ARG1 (m / mouse))")
+    >>> encode(swap_edge_targets(g, ("c", ":ARG0", "c2"), ("c", ":ARG1", "m")), indent=None)
+    '(c / chase-01 :ARG0 (m / mouse) :time (y / yesterday) :ARG1 (c2 / cat :mod (b / black)))'
+    """
+    triples = graph.triples
+    try:
+        i, j = triples.index(first), triples.index(second)
+    except ValueError:
+        raise GraphError(f"no edge {first!r} or {second!r} in the graph", hint="pass existing edges") from None
+    if i > j:
+        (i, first), (j, second) = (j, second), (i, first)
+    (s1, r1, t1), (s2, r2, t2) = first, second
+    new1, new2 = (s1, r1, t2), (s2, r2, t1)
+    bi, bj = _block(graph, i), _block(graph, j)
+    present = set(triples)
+    if bi is None or bj is None or bi[0] >= j or new1 in present or new2 in present or i == j:
+        swapped = [new1 if k == i else new2 if k == j else t for k, t in enumerate(triples)]
+        return rebuild(graph, swapped)
+    (end_i, extra_i), (end_j, extra_j) = bi, bj
+    sub1, sub2 = triples[i + 1 : end_i + 1], triples[j + 1 : end_j + 1]
+    defined = {e.variable for t in triples[i + 1 : j] for e in graph.epidata.get(t, ()) if isinstance(e, Push)}
+    if any(s in defined or t in defined for s, _, t in sub2):  # moved first, it would refer forward
+        swapped = [new1 if k == i else new2 if k == j else t for k, t in enumerate(triples)]
+        return rebuild(graph, swapped)
+    epidata = dict(graph.epidata)
+    for t in (first, second):
+        epidata.pop(t, None)
+    epidata[new1] = [*_layout_markers(graph.epidata.get(first, ()))[0], Push(t2)]
+    epidata[new2] = [*_layout_markers(graph.epidata.get(second, ()))[0], Push(t1)]
+    own1 = _layout_markers(graph.epidata.get(sub1[-1], ()))[2] - extra_i
+    own2 = _layout_markers(graph.epidata.get(sub2[-1], ()))[2] - extra_j
+    epidata[sub2[-1]] = _with_pops(graph.epidata.get(sub2[-1], ()), own2 + extra_i)
+    epidata[sub1[-1]] = _with_pops(graph.epidata.get(sub1[-1], ()), own1 + extra_j)
+    out = [*triples[:i], new1, *sub2, *triples[end_i + 1 : j], new2, *sub1, *triples[end_j + 1 :]]
+    return _graph(out, graph.top, epidata, dict(graph.metadata))
+
+
+def remove_leaf(graph: penman.Graph, var: str) -> penman.Graph:
+    """A copy without the leaf ``var`` and its one incoming edge, layout kept (else see remove_node).
+
+    >>> g = decode("(d / deliver-01 :ARG0 (p / postman :mod (o / old)) :ARG1 (l / letter))")
+    >>> encode(remove_leaf(g, "o"), indent=None)
+    '(d / deliver-01 :ARG0 (p / postman) :ARG1 (l / letter))'
+    """
+    triples = graph.triples
+    incoming = [k for k, (s, r, t) in enumerate(triples) if t == var and r != INSTANCE and s != var]
+    block = _block(graph, incoming[0]) if len(incoming) == 1 else None
+    if block is None or not all(t[0] == var for t in triples[incoming[0] + 1 : block[0] + 1]):
+        return remove_node(graph, var)
+    start, (end, extra) = incoming[0], block
+    epidata = dict(graph.epidata)
+    for t in triples[start : end + 1]:
+        epidata.pop(t, None)
+    if extra:
+        prev = triples[start - 1]
+        epidata[prev] = [*graph.epidata.get(prev, ()), *[POP] * extra]
+    return _graph([*triples[:start], *triples[end + 1 :]], graph.top, epidata, dict(graph.metadata))
+
+
 def set_concept(graph: penman.Graph, var: str, new_concept: str) -> penman.Graph:
     """A copy of ``graph`` where ``var``'s concept is ``new_concept`` (layout and alignments kept).
 

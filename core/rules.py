@@ -30,7 +30,7 @@ import logging
 import random
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,10 +42,11 @@ from core.graph import (
     POLARITY,
     Triple,
     add_attribute,
-    rebuild,
     relayout,
     remove_attribute,
+    remove_leaf,
     replace_triple,
+    swap_edge_targets,
     validate_graph,
 )
 from core.lexicon import UNIVERSAL_POS, antonyms, hypernyms, wn_pos
@@ -78,6 +79,9 @@ _OP = re.compile(r"^:(op|snt)(\d+)$")
 
 DEFAULT_MAX_CANDIDATES = 3  # WordNet candidates per node for AR/HS (best ranked first)
 
+FULL_VALIDATION = False
+"""Run :func:`core.graph.validate_graph` on every edited graph, even when the source graph is valid."""
+
 DROPPED: Counter[str] = Counter()
 """Edits dropped because the edited graph failed validation, per rule (a debug counter)."""
 
@@ -95,6 +99,8 @@ class _Index:
     into: dict[str, list[tuple[str, str]]]  # var -> [(parent, role)]
     attrs: dict[str, list[tuple[str, str]]]  # var -> [(role, constant)]
     order: list[str]  # variables in order of their :instance triple
+    valid: bool = True  # the source graph passes validate_graph
+    triples: frozenset[Triple] = frozenset()
 
     @classmethod
     def of(cls, graph: penman.Graph, layout: bool = True) -> _Index:
@@ -115,7 +121,9 @@ class _Index:
                 into[t].append((s, r))
             else:
                 attrs[s].append((r, t))
-        return cls(relayout(graph) if layout else graph, concepts, out, into, attrs, order)
+        laid = relayout(graph) if layout else graph
+        valid = not validate_graph(laid) if layout else True
+        return cls(laid, concepts, out, into, attrs, order, valid=valid, triples=frozenset(graph.triples))
 
     def negated(self, var: str) -> bool:
         return (POLARITY, "-") in self.attrs.get(var, ())
@@ -171,27 +179,23 @@ def _index_for(parsed: ParsedSentence) -> _Index:
     return index
 
 
-def _build(rule: str, parsed: ParsedSentence, triples: list[Triple] | penman.Graph) -> penman.Graph | None:
-    """The edited graph (``triples`` are re-laid out), or None (counted in DROPPED) when it is invalid."""
-    graph = triples if isinstance(triples, penman.Graph) else rebuild(parsed.graph, triples)
-    problems = validate_graph(graph)
+def _build(
+    rule: str, parsed: ParsedSentence, idx: _Index, graph: penman.Graph, local: str | None = None
+) -> penman.Graph | None:
+    """``graph`` when it is valid, else None (counted in :data:`DROPPED`, logged at debug level).
+
+    ``local`` is the edit's own check (a problem string, or None). When the source graph is valid
+    each rule's edit is valid by construction except for what ``local`` checks, so the full
+    :func:`validate_graph` runs only when the source is invalid or :data:`FULL_VALIDATION` is set
+    (the property tests validate every edit fully and pin this equivalence).
+    """
+    full = FULL_VALIDATION or not idx.valid
+    problems = validate_graph(graph) if full else [local] if local else []
     if problems:
         DROPPED[rule] += 1
         log.debug("%s edit dropped on %r: %s", rule, parsed.text, "; ".join(problems))
         return None
     return graph
-
-
-def _dedupe(edits: Iterable[Edit]) -> list[Edit]:
-    """Keep the first edit per resulting graph (variants that produce the same graph are one edit)."""
-    seen: set[frozenset[Triple]] = set()
-    kept = []
-    for e in edits:
-        key = frozenset(e.graph.triples)
-        if key not in seen:
-            seen.add(key)
-            kept.append(e)
-    return kept
 
 
 def _op_key(role: str) -> tuple[int, str]:
@@ -236,7 +240,8 @@ def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = PN_VARIANTS) -> l
         if main is not None:
             targets.append((main, "main predicate"))
     if "any-node" in variants:
-        targets += [(v, "any node") for v in idx.order if idx.eligible(v)]
+        covered = {v for v, _ in targets}
+        targets += [(v, "any node") for v in idx.order if idx.eligible(v) and v not in covered]
     edits = []
     for var, where in targets:
         if idx.negated(var):
@@ -246,7 +251,7 @@ def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = PN_VARIANTS) -> l
             action, verb = "negate", "negate"
             variant = "main-predicate" if where == "main predicate" else "any-node"
             edited = add_attribute(idx.graph, var, POLARITY, "-")
-        graph = _build("PN", parsed, edited)
+        graph = _build("PN", parsed, idx, edited)
         if graph is None:
             continue
         edits.append(
@@ -260,7 +265,7 @@ def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = PN_VARIANTS) -> l
                 details={"node": var, "action": action},
             )
         )
-    return _dedupe(edits)
+    return edits
 
 
 # --------------------------------------------------------------------------- RS
@@ -273,26 +278,21 @@ def _signature(idx: _Index, var: str) -> tuple[Any, ...] | None:
     return (idx.concepts[var], tuple(sorted(idx.attrs.get(var, ()))))
 
 
-def _swap_targets(triples: Sequence[Triple], first: Triple, second: Triple) -> list[Triple]:
-    """Replace edge ``first`` by ``second``'s target and vice versa."""
+def _swap(parsed: ParsedSentence, idx: _Index, first: Triple, second: Triple) -> penman.Graph | None:
+    """The graph with the targets of edges ``first`` and ``second`` exchanged, or None when invalid."""
     (s1, r1, t1), (s2, r2, t2) = first, second
-    swapped = []
-    for t in triples:
-        if t == first:
-            swapped.append((s1, r1, t2))
-        elif t == second:
-            swapped.append((s2, r2, t1))
-        else:
-            swapped.append(t)
-    return swapped
+    local = None
+    if (s1, r1, t2) in idx.triples or (s2, r2, t1) in idx.triples:
+        local = f"swap would duplicate an edge of {s1!r} or {s2!r}"
+    return _build("RS", parsed, idx, swap_edge_targets(idx.graph, first, second), local)
 
 
 def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = RS_VARIANTS) -> list[Edit]:
     """Role swap: ARG0 <-> ARG1 of each event (``agent-patient``) and/or two leaves' edges (``two-leaf``)."""
     _check_variants("RS", variants, RS_VARIANTS)
     idx = _index_for(parsed)
-    triples = parsed.graph.triples
     edits: list[Edit] = []
+    swapped: set[frozenset[Triple]] = set()  # edge pairs already swapped (agent-patient wins over two-leaf)
     if "agent-patient" in variants:
         for event in idx.order:
             outs = idx.out.get(event, ())
@@ -300,9 +300,11 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = RS_VARIANTS) -> l
                 for b in [t for r, t in outs if r == ":ARG1"]:
                     if a == b or (_signature(idx, a) is not None and _signature(idx, a) == _signature(idx, b)):
                         continue
-                    graph = _build("RS", parsed, _swap_targets(triples, (event, ":ARG0", a), (event, ":ARG1", b)))
+                    pair = ((event, ":ARG0", a), (event, ":ARG1", b))
+                    graph = _swap(parsed, idx, *pair)
                     if graph is None:
                         continue
+                    swapped.add(frozenset(pair))
                     edits.append(
                         Edit(
                             rule="RS",
@@ -324,7 +326,10 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = RS_VARIANTS) -> l
                     continue
                 if idx.is_name(a) != idx.is_name(b):
                     continue  # a name swaps only with a name ("person" named "old" is no foil)
-                graph = _build("RS", parsed, _swap_targets(triples, (pa, ra, a), (pb, rb, b)))
+                pair = ((pa, ra, a), (pb, rb, b))
+                if frozenset(pair) in swapped:
+                    continue
+                graph = _swap(parsed, idx, *pair)
                 if graph is None:
                     continue
                 edits.append(
@@ -341,7 +346,7 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = RS_VARIANTS) -> l
                         details={"a": a, "b": b, "roles": (ra, rb), "parents": (pa, pb)},
                     )
                 )
-    return _dedupe(edits)
+    return edits
 
 
 # --------------------------------------------------------------------------- US
@@ -358,8 +363,7 @@ def us_edits(parsed: ParsedSentence) -> list[Edit]:
         if len(parents) != 1:
             continue  # reentrant: dropping one mention is not a leaf removal
         parent, role = parents[0]
-        kept = [t for t in parsed.graph.triples if t[0] != var and t != (parent, role, var)]
-        graph = _build("US", parsed, kept)
+        graph = _build("US", parsed, idx, remove_leaf(idx.graph, var))
         if graph is None:
             continue
         edits.append(
@@ -373,7 +377,7 @@ def us_edits(parsed: ParsedSentence) -> list[Edit]:
                 details={"node": var, "parent": parent, "role": role},
             )
         )
-    return _dedupe(edits)
+    return edits
 
 
 # --------------------------------------------------------------------------- AR / HS
@@ -424,7 +428,7 @@ def _lexical_edits(
                 if new_concept == old:
                     continue
                 edited = replace_triple(idx.graph, (var, INSTANCE, old), (var, INSTANCE, new_concept))
-                graph = _build(rule, parsed, edited)
+                graph = _build(rule, parsed, idx, edited)
                 if graph is None:
                     continue
                 edits.append(
@@ -447,7 +451,7 @@ def _lexical_edits(
                     )
                 )
             break  # the first POS with candidates decides
-    return _dedupe(edits)
+    return edits
 
 
 def ar_edits(parsed: ParsedSentence, max_candidates: int = DEFAULT_MAX_CANDIDATES) -> list[Edit]:

@@ -20,9 +20,11 @@ from core.graph import (
     rebuild,
     relayout,
     remove_attribute,
+    remove_leaf,
     remove_node,
     replace_triple,
     set_concept,
+    swap_edge_targets,
     validate_graph,
 )
 
@@ -237,3 +239,29 @@ def test_layout_preserving_attribute_edits():
         remove_attribute(g, ("o", ":polarity", "-"))
     with pytest.raises(GraphError):
         add_attribute(g, "zz", ":polarity", "-")
+
+
+def test_swap_edge_targets_moves_printed_subtrees():
+    g = decode(POSTMEN)
+    out = swap_edge_targets(g, ("d", ":ARG0", "p"), ("d", ":ARG1", "l"))
+    assert flat(out) == "(d / deliver-01 :ARG0 (l / letter) :ARG1 (p / postman :quant 2 :mod (o / old)))"
+    leaves = swap_edge_targets(g, ("p", ":mod", "o"), ("d", ":ARG1", "l"))  # across levels: Pops are re-balanced
+    assert flat(leaves) == "(d / deliver-01 :ARG0 (p / postman :quant 2 :mod (l / letter)) :ARG1 (o / old))"
+    assert validate_graph(leaves) == []
+    with pytest.raises(GraphError):
+        swap_edge_targets(g, ("d", ":ARG0", "p"), ("d", ":ARG2", "x"))
+
+
+def test_swap_edge_targets_relayouts_when_a_reference_would_come_first():
+    out = swap_edge_targets(decode(HAPPY), ("c", ":ARG0", "w"), ("c", ":ARG1", "h"))
+    assert flat(out) == (
+        "(c / cause-01 :ARG0 (h / happy-01 :ARG1 (s / she)) :ARG1 (w / win-01 :ARG0 (t / team :poss s) :ARG1 (f / final)))"
+    )
+
+
+def test_remove_leaf_keeps_layout_and_falls_back_for_other_nodes():
+    g = decode(POSTMEN)
+    assert flat(remove_leaf(g, "o")) == "(d / deliver-01 :ARG0 (p / postman :quant 2) :ARG1 (l / letter))"
+    assert flat(remove_leaf(g, "l")) == "(d / deliver-01 :ARG0 (p / postman :quant 2 :mod (o / old)))"
+    assert flat(remove_leaf(g, "p")) == "(d / deliver-01 :ARG1 (l / letter))"  # not a leaf: remove_node
+    assert flat(remove_leaf(decode(HAPPY), "s")) == flat(remove_node(decode(HAPPY), "s"))  # reentrant

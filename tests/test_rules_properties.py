@@ -20,8 +20,10 @@ from core.graph import (
     graph_diff,
     rebuild,
     relayout,
+    remove_leaf,
     remove_node,
     set_concept,
+    swap_edge_targets,
     validate_graph,
 )
 from core.rules import RULE_FUNCTIONS, enumerate_edits, sample_edits
@@ -212,6 +214,29 @@ def test_removing_any_node_keeps_a_valid_encodable_graph(graph, data):
     assert var not in out.variables()
     assert set(out.triples) <= set(graph.triples)
     assert set(decode(encode(out)).triples) == set(out.triples)
+
+
+@GRAPH_PROPERTY
+@given(random_graph(), st.data())
+def test_layout_preserving_surgery_matches_plain_triple_edits(graph, data):
+    laid = relayout(graph)
+    nodes = laid.variables()
+    edges = sorted(t for t in laid.triples if t[1] != INSTANCE and t[2] in nodes)
+    if len(edges) >= 2:
+        first, second = data.draw(st.lists(pick(edges), min_size=2, max_size=2, unique=True))
+        (s1, r1, t1), (s2, r2, t2) = first, second
+        expected = (set(laid.triples) - {first, second}) | {(s1, r1, t2), (s2, r2, t1)}
+        out = swap_edge_targets(laid, first, second)
+        assert set(out.triples) == expected
+        if validate_graph(out) == []:  # an arbitrary swap may cut a branch off (v0->v1->v2 -> v0->v2, v1->v1)
+            assert set(decode(encode(out)).triples) == expected
+    leaves = sorted(v for v in nodes - {laid.top} if not any(s == v and t in nodes for s, r, t in edges))
+    if leaves:
+        var = data.draw(pick(leaves))
+        out = remove_leaf(laid, var)
+        assert out.triples and set(out.triples) == set(remove_node(laid, var).triples)
+        assert validate_graph(out) == []
+        assert set(decode(encode(out)).triples) == set(out.triples)
 
 
 @GRAPH_PROPERTY
