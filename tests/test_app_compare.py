@@ -11,7 +11,18 @@ import pytest
 from textual.widgets import DataTable, SelectionList, Static
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from app_support import PARAPHRASE, SENTENCE, app_for, craft, loaded_backends, notices, run, settings_for, settle, type_text
+from app_support import (
+    PARAPHRASE,
+    SENTENCE,
+    app_for,
+    craft,
+    loaded_backends,
+    notices,
+    run,
+    settings_for,
+    settle,
+    type_text,
+)
 
 from core.evaluate import evaluate_triples
 from core.triples import read_triples

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -60,7 +61,7 @@ def test_tfidf_is_fitted_per_check_on_a_copy(lexical) -> None:
 def test_minilm_separates_negation_better_than_bow(lexical, minilm) -> None:
     checks = spot_check({"bow": lexical["bow"], "minilm": minilm}, SOURCE, [SWAP, NEG], PARAPHRASE)
     assert set(checks) == {"bow", "minilm"}
-    m_swap, m_neg = checks["minilm"]
+    m_swap, _m_neg = checks["minilm"]
     assert -1.0 <= m_swap.sim_foil <= 1.0 and m_swap.sim_reference > 0.8
     assert m_swap.margin == pytest.approx(m_swap.sim_reference - m_swap.sim_foil)
     assert fooled_count(checks, 0) >= 1  # bow at least is fooled by the swap
@@ -69,14 +70,14 @@ def test_minilm_separates_negation_better_than_bow(lexical, minilm) -> None:
 def test_a_failing_model_is_reported_not_raised(lexical) -> None:
     class Broken:
         name = "broken"
-        info: dict = {}
+        info: ClassVar[dict] = {}
 
         def encode(self, texts):
             raise RuntimeError("weights are corrupt")
 
     class Short:
         name = "short"
-        info: dict = {}
+        info: ClassVar[dict] = {}
 
         def encode(self, texts):
             return np.ones((1, 3), dtype=np.float32)
