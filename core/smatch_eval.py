@@ -12,7 +12,7 @@ global RNG.
 >>> corpus_smatch([g], [g])["f1"]
 1.0
 >>> round(corpus_smatch([p], [g])["f1"], 3)
-0.714
+0.667
 """
 
 from __future__ import annotations
