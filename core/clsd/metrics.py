@@ -342,10 +342,16 @@ def _pos_row(pos: str, rows: Sequence[SwapScore]) -> dict[str, Any]:
     return {
         "pos": pos,
         "n": len(rows),
-        "mean_cross_change": float(np.nanmean(cross)) if len(rows) else math.nan,
-        "mean_mono_change": float(np.nanmean(mono)) if len(rows) else math.nan,
+        "mean_cross_change": _nanmean(cross),
+        "mean_mono_change": _nanmean(mono),
         "pearson": corr["pearson"],
         "spearman": corr["spearman"],
         "won": sum(r.won for r in rows),
         "won_share": sum(r.won for r in rows) / len(rows) if rows else math.nan,
     }
+
+
+def _nanmean(x: np.ndarray) -> float:
+    """Mean of the finite values; NaN (without a warning) when there are none."""
+    finite = x[np.isfinite(x)]
+    return float(finite.mean()) if finite.size else math.nan
