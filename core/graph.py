@@ -344,7 +344,10 @@ def relayout(graph: penman.Graph) -> penman.Graph:
 
 def rebuild(graph: penman.Graph, triples: Iterable[Triple], top: str | None = None) -> penman.Graph:
     """A new graph of ``triples`` (default top: ``graph``'s), laid out afresh, keeping ``graph``'s
-    metadata and the non-layout epidata of surviving triples. The workhorse of every edit."""
+    metadata and the non-layout epidata of surviving triples.
+
+    ``triples`` are taken as penman stores them (roles start with ``:``); they are not re-checked.
+    """
     triples = list(triples)
     top = graph.top if top is None else top
     old_epi = graph.epidata

@@ -10,10 +10,13 @@ Each rule is a pure function ``parsed -> list[Edit]`` (``[]`` means "not applica
 - AR ``ar_edits`` / HS ``hs_edits``: replace a concept by a WordNet antonym / hypernym
   (``antonym`` / ``hypernym``), keeping the sense suffix (``happy-01`` -> ``unhappy-01``).
 
-Every edited graph is re-laid out and checked with :func:`core.graph.validate_graph`; an edit that
-would produce an invalid graph is dropped and counted in :data:`DROPPED` (and logged at debug
-level). Within a rule, edits that produce the same graph are kept once (the first variant wins).
-``Edit.details`` follows docs/architecture.md.
+Edited graphs keep the source's printed layout where the shape allows (docs/foil-rules.md). The
+source graph is checked with :func:`core.graph.validate_graph` once per sentence; each edit is then
+valid by construction up to one local check, and an edit that would be invalid is dropped and counted
+in :data:`DROPPED` (logged at debug level); ``FULL_VALIDATION = True`` validates every edit fully.
+Edits that would repeat another variant's graph are not produced (``any-node`` skips the main
+predicate; ``two-leaf`` skips an ``agent-patient`` pair). ``Edit.details`` follows docs/architecture.md
+(two-leaf RS adds ``parents``; AR/HS add ``old_lemma``).
 
 >>> from core.graph import decode
 >>> from core.types import ParsedSentence
@@ -72,7 +75,7 @@ PRONOUNS = frozenset(
     }
 )  # fmt: skip
 CONNECTIVES = frozenset({"and", "or", "multi-sentence", "slash", "either", "neither"})
-# Concepts no rule edits: names and their parts, AMR special frames and entities.
+# AMR special concepts no rule edits (name nodes, pronouns, connectives and -91 frames are excluded too).
 SPECIAL = frozenset({"amr-unknown", "amr-choice", "amr-empty", "interrogative", "imperative", "expressive"})
 _SUFFIX = re.compile(r"^(?P<lemma>.+?)(?P<suffix>-\d+)$")
 _OP = re.compile(r"^:(op|snt)(\d+)$")
