@@ -255,9 +255,8 @@ class SmithApp(App[None]):
                 self.notify(f"cannot open {mode}: {exc}", severity="error", markup=False)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "show" and parameters and parameters[0] not in self._modes:
-            return None  # hidden from the footer and the palette
-        return True
+        # a screen that is not installed is hidden from the footer and the palette
+        return not (action == "show" and parameters and parameters[0] not in self._modes)
 
     # -- start-up -----------------------------------------------------------
     def on_mount(self) -> None:

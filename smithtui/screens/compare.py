@@ -25,7 +25,7 @@ from textual.worker import get_current_worker
 
 from core.errors import SmithError
 from core.types import RULES
-from smithtui.widgets.render import score_cell
+from smithtui.widgets.render import clip, score_cell
 
 
 class EvalProgress(Message):
@@ -128,7 +128,7 @@ class CompareScreen(Screen[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#results").border_title = "Models ranked by score (HM of TACC and AUC)"
+        self.query_one("#results").border_title = "Models by score = harmonic mean of TACC and AUC; per-rule TACC"
         self._fill_models()
         self._load_source()
         self._setup_columns()
@@ -150,11 +150,11 @@ class CompareScreen(Screen[None]):
         items = []
         for spec in specs:
             label = Text()
-            label.append(f"{spec.name:<20}", style="bold")
+            label.append(f"{spec.name:<21}", style="bold")
             if spec.usable:
                 label.append("offline ✓" if getattr(spec, "offline", True) else "hub", style="green")
             else:
-                label.append("unavailable", style="yellow")
+                label.append("✗ n/a", style="yellow")
             items.append(Selection(label, spec.name, spec.name in wanted and spec.usable, disabled=not spec.usable))
         known = {s.name for s in specs}
         for name in self.app.settings.models.embedders:
@@ -229,12 +229,12 @@ class CompareScreen(Screen[None]):
     def _setup_columns(self) -> None:
         table = self.query_one("#results", DataTable)
         table.clear(columns=True)
-        table.add_column("Model", key="model", width=20)
-        table.add_column("Score (HM)", key="hm", width=15)
-        table.add_column("TACC", key="tacc", width=15)
-        table.add_column("AUC", key="auc", width=15)
+        table.add_column("Model", key="model", width=10)
+        table.add_column("Score", key="hm", width=9)
+        table.add_column("TACC", key="tacc", width=9)
+        table.add_column("AUC", key="auc", width=9)
         for rule in RULES:
-            table.add_column(f"{rule} TACC", key=f"rule:{rule}", width=13)
+            table.add_column(rule, key=f"rule:{rule}", width=5)
 
     def action_run(self) -> None:
         if self.running:
@@ -332,11 +332,12 @@ class CompareScreen(Screen[None]):
         table.clear()
         for r in self.rows:
             if r["error"]:
-                cells: list[Any] = [Text(r["model"], style="bold"), Text("error", style="yellow")]
+                cells: list[Any] = [Text(clip(r["model"], 10), style="bold"), Text("error", style="yellow")]
                 cells += [Text("")] * (2 + len(RULES))
             else:
-                cells = [Text(r["model"], style="bold"), score_cell(r["hm"]), score_cell(r["tacc"]), score_cell(r["auc"])]
-                cells += [score_cell(r["per_rule"].get(rule), width=5) for rule in RULES]
+                cells = [Text(clip(r["model"], 10), style="bold")]
+                cells += [score_cell(r[k], width=3) for k in ("hm", "tacc", "auc")]
+                cells += [score_cell(r["per_rule"].get(rule), width=1, digits=2) for rule in RULES]
             table.add_row(*cells, key=r["model"])
 
     # -- export -------------------------------------------------------------------------------

@@ -12,14 +12,18 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 INTRO = """\
-SentenceSmith Workbench. Everything works from the keyboard; ctrl+p opens the command palette
-(every action, file loading, sample sentences). Rebind keys in the [ui.keys] table of the config:
-  [ui.keys]
-  accept = "y"            # a short name when it is unique, or the full id: "workbench.accept"
-Workbench: type a sentence (and optionally a paraphrase), Enter crafts every applicable foil.
-A model column shows margin = sim(s, reference) − sim(s, foil); ✗ in red means the model is fooled:
-sim(s, foil) ≥ sim(s, paraphrase), or, with no paraphrase, ≥ sim(s, s) (it cannot tell the foil
-from the original). Decisions are journaled at once; a crashed session is offered back at start.
+SentenceSmith Workbench: everything works from the keyboard. ctrl+p opens the command palette
+(every action, loading files, the sample sentences).
+
+Workbench: type a sentence (and, optionally, a paraphrase); Enter crafts every applicable foil.
+Each model column shows margin = sim(s, reference) - sim(s, foil). A red ✗ means the model is
+fooled: sim(s, foil) >= sim(s, paraphrase), or, without a paraphrase, >= sim(s, s), i.e. it
+cannot tell the foil from the original. Decisions are journaled at once (fsynced); a session
+that was not closed is offered back at the next start.
+
+Rebind keys in the [ui.keys] table of smithtui.toml, by id or by a unique short name:
+    [ui.keys]
+    accept = "y"                # same as "workbench.accept" = "y"
 """
 
 SECTIONS = (
@@ -63,6 +67,8 @@ class HelpScreen(ModalScreen[None]):
             for binding in bindings:
                 if not isinstance(binding, Binding) or not binding.description:
                     continue
+                if binding.action.startswith("show(") and app.check_action("show", (binding.action[6:-2],)) is False:
+                    continue  # a screen that is not installed
                 if binding.id and binding.id in seen:
                     continue
                 if binding.id:

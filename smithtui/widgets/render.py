@@ -54,11 +54,16 @@ def bar(value: float, width: int = 8) -> str:
     return text.ljust(width)
 
 
-def score_cell(value: float | None, width: int = 8) -> Text:
-    """``0.812 ██████▌ `` for a metric in [0, 1]."""
+def score_cell(value: float | None, width: int = 8, digits: int = 3) -> Text:
+    """``0.812 ██████▌ `` for a metric in [0, 1] (``digits`` decimals, a ``width``-cell bar).
+
+    >>> score_cell(0.5, width=2, digits=2).plain
+    '0.50 █ '
+    """
     if value is None or (isinstance(value, float) and math.isnan(value)):
-        return Text("  –  ", style="dim")
-    return Text(f"{value:.3f} ") + Text(bar(value, width), style="cyan")
+        return Text("–".center(digits + 2 + (1 if width > 1 else 0) + width), style="dim")
+    sep = " " if width > 1 else ""
+    return Text(f"{value:.{digits}f}{sep}") + Text(bar(value, width), style="cyan")
 
 
 def margin_cell(check: Any) -> Text:
