@@ -420,16 +420,18 @@ def read_generic(
 
 
 def sniff_layout(path: str | os.PathLike[str]) -> str:
-    """``'clsd'`` when the file has the published columns (two languages with ``*_adv*``), else ``'generic'``."""
+    """``'clsd'`` when the file has the published distractor columns (``de_adv1``...), else ``'generic'``."""
     _, columns = _read(path)
-    langs = {k: v for k, v in clsd_languages(columns).items() if v[0]}
-    return "clsd" if len(langs) >= 2 else "generic"
+    return "clsd" if clsd_languages(columns) else "generic"
 
 
 def read_dataset(path: str | os.PathLike[str], **kwargs: Any) -> CLSDDataset:
     """Read a set in whichever layout it has: the published one, else generic (columns required in ``kwargs``)."""
     if not kwargs.get("source_column") and sniff_layout(path) == "clsd":
-        langs = sorted(k for k, v in clsd_languages(_read(path)[1]).items() if v[0])
+        columns = _read(path)[1]
+        langs = sorted(k for k, v in clsd_languages(columns).items() if v[0])
+        named = sorted(c for c, n in LANGUAGE_NAMES.items() if _find(columns, n) and c not in langs)
+        langs = (langs + named + ["de", "fr"])[:2] if len(langs) < 2 else langs
         pair = kwargs.get("languages") or (("de", "fr") if {"de", "fr"} <= set(langs) else tuple(langs[:2]))
         allowed = {k: v for k, v in kwargs.items() if k in ("name", "condition", "id_column")}
         return read_clsd(path, languages=pair, **allowed)
@@ -438,7 +440,7 @@ def read_dataset(path: str | os.PathLike[str], **kwargs: Any) -> CLSDDataset:
     if absent:
         raise InputError(
             f"{path} is not in the published CLSD layout (Index, French, German, de_adv1.., fr_adv1..)",
-            hint="name the columns: --source-col, --target-col, --distractor-cols",
+            hint="name the source, target and distractor columns (--source-col, --target-col, --distractor-cols)",
         )
     allowed = {k: v for k, v in kwargs.items() if k != "languages"}
     return read_generic(path, **allowed)
