@@ -355,12 +355,13 @@ def test_full_disk_on_export_keeps_basket_and_journal(tmp_path: Path, monkeypatc
 
 def test_samples_palette_help_and_keys(tmp_path: Path) -> None:
     async def scenario() -> None:
-        settings = settings_for(MODELS, **{"ui.keys": {"accept": "y", "nonsense": "z"}})
+        settings = settings_for(MODELS, **{"ui.keys": {"accept": "y", "nonsense": "z"}, "ui.theme": "no-such-theme"})
         app = app_for(tmp_path, settings=settings)
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             assert app.key_overrides == {"workbench.accept": "y"} and app.unknown_keys == ["nonsense"]
             assert any("nonsense" in n for n in notices(app, "warning"))
+            assert any("unknown theme 'no-such-theme'" in n for n in notices(app, "warning"))
             screen = app.screen
             # a sample sentence, crafted at once
             await pilot.press("ctrl+n")
@@ -391,5 +392,27 @@ def test_samples_palette_help_and_keys(tmp_path: Path) -> None:
             await pilot.press("f2")
             await pilot.pause()
             assert app.current_mode == "workbench"
+
+    run(scenario())
+
+
+def test_variation_and_clsd_screens_open_by_key(tmp_path: Path) -> None:
+    from smithtui.app import OPTIONAL_SCREENS
+
+    async def scenario() -> None:
+        app = app_for(tmp_path, optional_screens=None)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            for mode, key in (("variation", "f5"), ("clsd", "f6")):
+                if mode not in app.optional_screens:
+                    continue
+                await pilot.press(key)
+                await pilot.pause()
+                assert app.current_mode == mode
+                assert type(app.screen).__name__ == OPTIONAL_SCREENS[mode][1]
+            await pilot.press("f2")
+            await pilot.pause()
+            assert app.current_mode == "workbench"
+            assert not notices(app, "error")
 
     run(scenario())
