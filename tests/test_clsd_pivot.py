@@ -139,3 +139,23 @@ def test_published_pivot_file_is_used_as_is(shared_data):
     )
     first = pivot.task("fr-de").items[0]
     assert first.source.startswith("Kipping at die Linke") and first.target.startswith("Kipping: Europe")
+
+
+def test_cli_translates_the_pivot_and_saves_it(translator_dir, tmp_path):
+    from smithtui.cli import main
+
+    data = tmp_path / "toy.csv"
+    data.write_text(
+        "Index,German,French,fr_adv1,fr_adv2\n"
+        "r1,Die Katze schläft .,Le chat dort .,Le chien dort .,Le chat mange .\n"
+        "r2,Der Hund bellt .,Le chien aboie .,Le chien jappe .,Le chien dort .\n",
+        encoding="utf-8",
+    )
+    out, saved = tmp_path / "r.json", tmp_path / "pivot.csv"
+    code = main(["clsd", "--data", str(data), "--translate", str(translator_dir), "--save-pivot", str(saved),
+                 "--models", "bow", "--out", str(out), "--no-pos"])
+    assert code == 0
+    summary = {(s["direction"], s["condition"]): s for s in json.loads(out.read_text(encoding="utf-8"))["summary"]}
+    assert summary[("de-fr", "pivot")]["excluded"] == {"distractor equals target": 1}
+    assert summary[("de-fr", "pivot")]["p_at_1"] == 1.0  # in English the bag of words sees the match
+    assert read_clsd(saved, condition=PIVOT).task("de-fr").items[0].target == "The cat sleeps ."
