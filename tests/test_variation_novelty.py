@@ -104,3 +104,16 @@ def test_bad_params() -> None:
         NoveltyParams(mode="sideways")
     with pytest.raises(ConfigError):
         NoveltyParams(window=0)
+
+
+def test_length_adjustment_removes_the_short_sentence_effect() -> None:
+    rng = np.random.default_rng(7)
+    words = rng.integers(2, 60, size=300)
+    noise = rng.normal(scale=0.1, size=300)
+    scores = {"a": -np.log(words) + noise, "b": -np.log(words) + rng.normal(scale=0.1, size=300)}
+    scores["a"][123] += 2.0  # novel for its length
+    raw = ensemble(scores, NoveltyParams(adjust_length=False), words=words)
+    adjusted = ensemble(scores, NoveltyParams(), words=words)
+    assert abs(np.corrcoef(raw.score, np.log(words))[0, 1]) > 0.9
+    assert abs(np.corrcoef(adjusted.score, np.log(words))[0, 1]) < 0.1
+    assert int(np.nanargmax(adjusted.score)) == 123

@@ -11,6 +11,11 @@ Per model (parameters in :class:`NoveltyParams`), with ``Z`` the z-scored SSM of
 Neither needs the ``N×N`` matrix: ``global`` is ``E (Σ e) - 1`` per row (``O(N d)``) and ``window``
 is ``window`` shifted row-wise dot products (``O(N × window × d)``).
 
+Short sentences ("Now let us go on.") are dissimilar to almost everything, so raw novelty is
+largely a length effect. With ``adjust_length`` (default) the ensemble uses, per model, the
+residual of a least-squares fit of the score on ``log(word count)``: novel *for its length*.
+The per-model columns of ``novelty.csv`` stay raw.
+
 Across models, each model's scores are standardised over the sentences (mean 0, sd 1, NaN kept);
 the **ensemble score** is their mean; **votes** counts the models that put the sentence in their
 own top ``top_fraction``; **spread** is the standard deviation of the standardised scores across
@@ -51,6 +56,7 @@ class NoveltyParams:
     top_k: int = 10  # passages listed
     context: int = 2  # sentences shown before and after, and the exclusion radius between listed passages
     min_words: int = 5  # shorter sentences ("Yes.", "Oh!") are scored but not listed
+    adjust_length: bool = True  # ensemble on scores with the linear effect of log(word count) removed
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -127,11 +133,35 @@ class Ensemble:
         }
 
 
-def ensemble(scores: Mapping[str, np.ndarray], params: NoveltyParams | None = None) -> Ensemble:
-    """Combine per-model novelty (raw scores per model, same sentences) into an :class:`Ensemble`."""
+def length_residuals(scores: np.ndarray, words: np.ndarray) -> np.ndarray:
+    """``scores`` minus their least-squares fit on ``log(words)`` (NaN kept; fewer than 3 points: unchanged).
+
+    >>> w = np.array([2, 4, 8, 16, 32])
+    >>> bool(np.allclose(length_residuals(3 - np.log(w), w), 0.0))
+    True
+    """
+    x = np.log(np.maximum(np.asarray(words, dtype=np.float64), 1.0))
+    y = np.asarray(scores, dtype=np.float64)
+    ok = np.isfinite(y)
+    if ok.sum() < 3 or np.ptp(x[ok]) == 0:
+        return y.copy()
+    slope, intercept = np.polyfit(x[ok], y[ok], 1)
+    return y - (slope * x + intercept)
+
+
+def ensemble(
+    scores: Mapping[str, np.ndarray], params: NoveltyParams | None = None, *, words: np.ndarray | None = None
+) -> Ensemble:
+    """Combine per-model novelty (raw scores per model, same sentences) into an :class:`Ensemble`.
+
+    ``words``: each sentence's word count, used when ``params.adjust_length`` is set.
+    """
     params = params or NoveltyParams()
     models = tuple(scores)
-    Z = np.vstack([standardise(np.asarray(scores[m], dtype=np.float64)) for m in models])
+    raw = {m: np.asarray(scores[m], dtype=np.float64) for m in models}
+    if params.adjust_length and words is not None:
+        raw = {m: length_residuals(v, words) for m, v in raw.items()}
+    Z = np.vstack([standardise(raw[m]) for m in models])
     valid = np.isfinite(Z).all(axis=0)
     with np.errstate(invalid="ignore"):
         score = np.where(valid, Z.mean(axis=0), np.nan)

@@ -227,7 +227,8 @@ def analyse_book(
     t1 = time.perf_counter()
     stats = blocked.agreement.stats
     raw = {m: novelty_scores(normalise(embeddings[m], name=m), stats[m], config.novelty) for m in embeddings}
-    ens = ensemble(raw, config.novelty)
+    words = np.array([len(s.text.split()) for s in book.sentences])
+    ens = ensemble(raw, config.novelty, words=words)
     passages = top_passages(book, ens, config.novelty)
     t2 = time.perf_counter()
     return BookResult(

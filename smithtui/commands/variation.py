@@ -33,6 +33,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--window", type=int, default=20, help="preceding sentences for --novelty window (default 20)")
     p.add_argument("--top", type=int, default=10, help="novel passages listed per book (default 10)")
     p.add_argument("--min-words", type=int, default=5, dest="min_words", help="shortest sentence listed as a passage")
+    p.add_argument(
+        "--no-length-adjust", action="store_false", dest="adjust_length",
+        help="rank novelty on raw scores (default: remove the effect of sentence length first)",
+    )
     p.add_argument("--no-figures", action="store_true", dest="no_figures", help="skip the PNG figures")
     p.add_argument("--cache-dir", dest="cache_dir", help="embedding cache folder (default from config)")
     p.set_defaults(func=run)
@@ -54,7 +58,10 @@ def run(args: argparse.Namespace) -> int:
         splitter=args.splitter,
         max_sentences=args.max_sentences,
         ssm=SSMParams(diagonal=args.diagonal, threshold=args.threshold),
-        novelty=NoveltyParams(mode=args.novelty, window=args.window, top_k=args.top, min_words=args.min_words),
+        novelty=NoveltyParams(
+            mode=args.novelty, window=args.window, top_k=args.top, min_words=args.min_words,
+            adjust_length=args.adjust_length,
+        ),
         memory_mb=args.memory_mb,
         block_rows=args.block_rows,
         figures=not args.no_figures,
