@@ -96,7 +96,9 @@ def main() -> int:
     total_embed = 0.0
     for m in models:
         t0 = time.perf_counter()
-        source._get(m)  # load the weights once (lexical baselines have none)
+        emb = source._get(m)
+        if hasattr(emb, "load"):
+            emb.load()  # the weights, once (lexical baselines have none)
         t_load = time.perf_counter() - t0
         t0 = time.perf_counter()
         embeddings[m] = source.encode(m, book.texts)

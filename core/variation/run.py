@@ -93,7 +93,7 @@ class RegistrySource:
         if spec.kind == "lexical":
             return build_embedder(spec)
         if model not in self._embedders:
-            self._embedders[model] = get_embedder(model, settings=self.settings)
+            self._embedders[model] = get_embedder(model, settings=self.settings, load=False)  # the cache loads on a miss
         return self._embedders[model]
 
     def encode(
