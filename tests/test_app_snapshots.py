@@ -2,7 +2,10 @@
 
 The filled workbench uses the lexical baselines only (exact arithmetic), and the model
 list is a fixed set of registry entries, so the pictures do not depend on the machine.
-Regenerate after an intended change with ``pytest tests/test_app_snapshots.py --snapshot-update``.
+Only ``test_workbench_with_candidates`` shows live foil-engine output (parser, rules,
+realizer, validator): when the engine changes on purpose, regenerate it with
+``pytest tests/test_app_snapshots.py --snapshot-update`` and look at the new picture. The
+basket and compare pictures are built from fixed records.
 """
 
 from __future__ import annotations
@@ -69,10 +72,55 @@ def test_help_screen(snap_compare, tmp_path: Path) -> None:
     assert snap_compare(snapshot_app(tmp_path), terminal_size=SIZE, run_before=run_before)
 
 
+RECORDS = [
+    {
+        "source": "The dog bit the man.",
+        "paraphrase": "The man was bitten by the dog.",
+        "foil": "The man bit the dog.",
+        "rule": "RS",
+        "variant": "agent-patient",
+        "description": "swap dog and man (agent-patient)",
+        "changed_spans": [[4, 7], [16, 19]],
+        "validated": True,
+        "spotcheck": {"bow": {"margin": -0.2, "fooled": True}, "tfidf": {"margin": -0.1, "fooled": True}},
+    },
+    {
+        "source": "She is happy with the result.",
+        "paraphrase": "The result makes her glad.",
+        "foil": "She is not happy with the result.",
+        "rule": "PN",
+        "variant": "main-predicate",
+        "description": "negate happy-01 (main predicate)",
+        "changed_spans": [[7, 10]],
+        "validated": True,
+        "spotcheck": {"bow": {"margin": 0.05, "fooled": False}, "tfidf": {"margin": 0.1, "fooled": False}},
+    },
+    {
+        "source": "A snake hid under the rock.",
+        "paraphrase": "A snake hid under a rock.",
+        "foil": "A reptile hid under the rock.",
+        "rule": "HS",
+        "variant": "hypernym",
+        "description": "snake -> reptile",
+        "changed_spans": [[2, 9]],
+        "validated": False,
+        "spotcheck": {"bow": {"margin": 0.3, "fooled": False}},
+    },
+]
+
+
+async def filled_basket(pilot) -> None:
+    await pilot.pause()
+    for record in RECORDS:
+        pilot.app.curation.accept(record)
+    pilot.app.basket_changed()
+    await pilot.pause()
+
+
 def test_basket_screen(snap_compare, tmp_path: Path) -> None:
     async def run_before(pilot) -> None:
-        await crafted(pilot)
-        await pilot.press("a", "down", "a", "f4")
+        await filled_basket(pilot)
+        await pilot.press("f4")
         await pilot.pause()
 
     assert snap_compare(snapshot_app(tmp_path), terminal_size=SIZE, run_before=run_before)
@@ -80,8 +128,8 @@ def test_basket_screen(snap_compare, tmp_path: Path) -> None:
 
 def test_compare_screen_with_results(snap_compare, tmp_path: Path) -> None:
     async def run_before(pilot) -> None:
-        await crafted(pilot)
-        await pilot.press("a", "a", "a", "f3")
+        await filled_basket(pilot)
+        await pilot.press("f3")
         await pilot.pause()
         await pilot.press("ctrl+r")
         await settle(pilot.app, pilot)

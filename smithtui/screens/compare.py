@@ -40,6 +40,12 @@ class EvalDone(Message):
         self.run, self.rows, self.summary = run, rows, summary
 
 
+class TriplesLoaded(Message):
+    def __init__(self, path: str, triples: Any = None, error: str = "", hint: str = "") -> None:
+        super().__init__()
+        self.path, self.triples, self.error, self.hint = path, triples, error, hint
+
+
 class EvalFailed(Message):
     def __init__(self, run: int, error: str, hint: str = "", cancelled: bool = False) -> None:
         super().__init__()
@@ -167,24 +173,48 @@ class CompareScreen(Screen[None]):
         return list(self.query_one("#compare-models", SelectionList).selected)
 
     def _load_source(self) -> None:
-        info = self.query_one("#source-info", Static)
+        """Show the basket's triples (in memory, instant); files load in :meth:`load_worker`."""
+        if self.source != "basket":
+            self._show_source()
+            return
+        from core.triples import triples_from_records
+
+        curation = self.app.curation
+        records = curation.basket if curation is not None else []
         try:
-            if self.source == "basket":
-                from core.triples import triples_from_records
-
-                curation = self.app.curation
-                records = curation.basket if curation is not None else []
-                self.triples = triples_from_records(records, layout="foil-engine", path="basket")
-            else:
-                from core.triples import read_triples
-
-                self.triples = read_triples(self.source)
+            self.triples = triples_from_records(records, layout="foil-engine", path="basket")
         except SmithError as exc:
             self.triples = None
-            info.update(Text(f"{exc.message}\n{exc.hint}", style="red"))
-            self.app.notify(str(exc), title="cannot read triples", severity="error", markup=False, timeout=10)
+            self.query_one("#source-info", Static).update(Text(f"{exc.message}\n{exc.hint}", style="red"))
             return
+        self._show_source()
+
+    @work(thread=True, exclusive=True, group="triples", exit_on_error=False)
+    def load_worker(self, path: str) -> None:
+        """Read a triples file off the UI thread (encoding sniffing, hashing)."""
+        from core.triples import read_triples
+
+        try:
+            self.post_message(TriplesLoaded(path, read_triples(path)))
+        except SmithError as exc:
+            self.post_message(TriplesLoaded(path, error=exc.message, hint=exc.hint))
+        except Exception as exc:
+            self.post_message(TriplesLoaded(path, error=f"{type(exc).__name__}: {exc}"))
+
+    def on_triples_loaded(self, message: TriplesLoaded) -> None:
+        if message.error:
+            text = message.error + (f" (hint: {message.hint})" if message.hint else "")
+            self.app.notify(text, title="cannot read triples", severity="error", markup=False, timeout=10)
+            return  # keep the source that worked before
+        self.source, self.triples = message.path, message.triples
+        self._show_source()
+
+    def _show_source(self) -> None:
+        info = self.query_one("#source-info", Static)
         ts = self.triples
+        if ts is None:
+            info.update(Text("no triples loaded", style="yellow"))
+            return
         text = Text()
         text.append("basket" if self.source == "basket" else str(self.source), style="bold")
         text.append(f"\n{len(ts)} usable triple(s)")
@@ -219,11 +249,10 @@ class CompareScreen(Screen[None]):
     def _set_source(self, path: str | None) -> None:
         if not path or not path.strip():
             return
-        previous = self.source, self.triples
-        self.source = path.strip()
-        self._load_source()
-        if self.triples is None:  # keep what worked before
-            self.source, self.triples = previous
+        if self.running:
+            self.app.notify("an evaluation is running: cancel it first (escape)", severity="warning")
+            return
+        self.load_worker(path.strip())
 
     # -- running ------------------------------------------------------------------------------
     def _setup_columns(self) -> None:
