@@ -208,30 +208,46 @@ def antonyms(lemma: str, pos: str) -> list[Candidate]:
     return list(_antonyms(_key(lemma), p))
 
 
+def _frequent_senses(sources: list[Any]) -> list[tuple[int, Any]]:
+    """(sense index, Lemma) of the senses worth using: the most frequent one and those with at least
+    :data:`SENSE_SHARE` of its corpus count (all senses when the corpus has none of them)."""
+    top = max((s.count() for s in sources), default=0)
+    if top == 0:
+        return list(enumerate(sources))
+    return [(i, s) for i, s in enumerate(sources) if s.count() > 0 and s.count() >= SENSE_SHARE * top]
+
+
+# Head adjectives whose cluster antonym is no antonym of the satellite ("red" is not the opposite of "achromatic").
+_NO_CLUSTER_ANTONYM = frozenset({"chromatic.a.03", "colored.a.01"})
+
+
 @lru_cache(maxsize=65536)
 def _antonyms(key: str, pos: str) -> tuple[Candidate, ...]:
     wn = wordnet()
     sources = _source_lemmas(wn, key, pos)
+    senses = _frequent_senses(sources)
     found: list[tuple[int, int, int, Candidate]] = []  # (tier, -score, sense index, candidate)
 
     def add(tier: int, index: int, score: int, target: Any) -> None:
         name = target.name()
-        if _acceptable(name, key):
+        if _acceptable(name, key) and word_frequency(name) > 0:  # a rare antonym (bloodless) reads oddly
             found.append((tier, -score, index, Candidate(_readable(name), target.synset().name(), score)))
 
-    for i, src in enumerate(sources):
+    for i, src in senses:
         for ant in _by_name(src.antonyms()):
             add(0, i, src.count(), ant)
     if not found and pos == "a":
-        for i, src in enumerate(sources):
+        for i, src in senses:
             if src.synset().pos() != "s":
                 continue
             for head in _by_name(src.synset().similar_tos()):
+                if head.name() in _NO_CLUSTER_ANTONYM:
+                    continue
                 for head_lemma in head.lemmas():
                     for ant in _by_name(head_lemma.antonyms()):
                         add(1, i, src.count(), ant)
     if not found:
-        for i, src in enumerate(sources):
+        for i, src in senses:
             for ant in _derivational_antonyms(wn, src, pos, key):
                 add(2, i, src.count(), ant)
     found.sort(key=lambda item: item[:3])
@@ -266,7 +282,32 @@ def _derivational_antonyms(wn: Any, src: Any, pos: str, key: str) -> list[Any]:
 # --------------------------------------------------------------------------- hypernyms
 
 
-def hypernyms(lemma: str, pos: str) -> list[Candidate]:
+# Verbs too light or too vague to stand in for another verb ("The cat went the mouse", "made a visit" -> "acted").
+LIGHT_VERBS = frozenset(
+    {
+        "be", "have", "do", "make", "get", "go", "change", "act", "cause", "interact", "travel", "move", "use",
+        "take", "give", "come", "put", "set", "let", "become", "hold", "keep", "happen", "occur", "exist",
+    }
+)  # fmt: skip
+VERB_MIN_FREQUENCY = 10  # a verb hypernym must be this frequent in the tagged corpus (readable, common)
+VERB_MAX_STEPS = 2  # verb hierarchies are shallow and get vague fast
+# WordNet verb frames with a direct object ("Somebody ----s something", ...) and without one.
+TRANSITIVE_FRAMES = frozenset({8, 9, 10, 11, 14, 15, 16, 17, 18, 19, 20, 21, 24, 25, 30, 31})
+INTRANSITIVE_FRAMES = frozenset({1, 2, 3, 4, 7, 12, 13, 22, 23, 27})
+
+
+def _verb_fits(synset: Any, name: str, transitive: bool | None) -> bool:
+    """A verb hypernym can replace the source verb: common, not a light verb, and (when the sentence
+    says) taking an object exactly when the source verb does (WordNet's verb frames)."""
+    if name in LIGHT_VERBS or word_frequency(name) < VERB_MIN_FREQUENCY:
+        return False
+    if transitive is None:
+        return True
+    frames = {f for lem in synset.lemmas() if lem.name() == name for f in lem.frame_ids()}
+    return bool(frames & (TRANSITIVE_FRAMES if transitive else INTRANSITIVE_FRAMES))
+
+
+def hypernyms(lemma: str, pos: str, transitive: bool | None = None) -> list[Candidate]:
     """Readable hypernyms of ``lemma``'s most frequent senses, best first.
 
     Senses: the first sense, plus senses whose frequency is at least a quarter of the top
@@ -287,7 +328,7 @@ def hypernyms(lemma: str, pos: str) -> list[Candidate]:
     p = wn_pos(pos)
     if p is None or not lemma.strip():
         return []
-    return list(_hypernyms(_key(lemma), p))
+    return list(_hypernyms(_key(lemma), p, transitive if p == "v" else None))
 
 
 def _best_lemma(synset: Any, source: str) -> tuple[str, bool] | None:
@@ -312,7 +353,7 @@ def _best_lemma(synset: Any, source: str) -> tuple[str, bool] | None:
 
 
 @lru_cache(maxsize=65536)
-def _hypernyms(key: str, pos: str) -> tuple[Candidate, ...]:
+def _hypernyms(key: str, pos: str, transitive: bool | None = None) -> tuple[Candidate, ...]:
     wn = wordnet()
     sources = _source_lemmas(wn, key, pos)
     if not sources:
@@ -331,12 +372,12 @@ def _hypernyms(key: str, pos: str) -> tuple[Candidate, ...]:
         while frontier and offered < HYPERNYM_LEVELS:
             synset, depth = frontier.pop(0)
             name = synset.name()
-            if name in seen or depth > HYPERNYM_MAX_STEPS:
+            if name in seen or depth > (VERB_MAX_STEPS if pos == "v" else HYPERNYM_MAX_STEPS):
                 continue
             seen.add(name)
             abstract = name in ABSTRACT_SYNSETS and not (depth == 1 and name in _ALLOWED_DIRECT)
             best = None if abstract else _best_lemma(synset, key)
-            if best is not None and best[1]:
+            if best is not None and best[1] and (pos != "v" or _verb_fits(synset, best[0], transitive)):
                 found.append((-score, index, depth, Candidate(_readable(best[0]), name, score)))
                 offered += 1
             if name in {"entity.n.01", "physical_entity.n.01", "abstraction.n.06"}:

@@ -156,6 +156,7 @@ class GraphBuilder:
         self.done: set[int] = set()
         self.rel: list[tuple[str, int, list[str]]] = []  # (antecedent var, relcl verb index, found role)
         self.question = False
+        self.cause_neg: dict[int, int] = {}  # "not because": mark index -> its negation token index
         for ent in doc.ents:
             etype = ENT_TYPES.get(ent.label_)
             if etype is None:
@@ -445,7 +446,11 @@ class GraphBuilder:
 
         has_obj = any(k.dep_ == "dobj" for k in kids)
         subjects = [k for k in kids if k.dep_ in _SUBJ_DEPS]
-        neg_toks = [k for k in kids if k.dep_ == "neg" or (k.dep_ == "advmod" and k.lower_ == "never")]
+        neg_toks = [
+            k
+            for k in kids
+            if (k.dep_ == "neg" or (k.dep_ == "advmod" and k.lower_ == "never")) and k.i not in self.cause_neg.values()
+        ]
         modal_toks = [k for k in kids if k.dep_ == "aux" and k.lemma_.lower() in MODALS]
         conjs = [] if no_conj else self._conj_chain(kids)
         cc = next((k for k in kids if k.dep_ == "cc"), None)
@@ -505,7 +510,7 @@ class GraphBuilder:
                     if dep == "dobj":
                         dobj_var = dobj_var or kv
                 continue
-            if dep in ("xcomp", "ccomp"):
+            if dep == "xcomp" or (dep == "ccomp" and not any(c.dep_ == "mark" and c.lower_ in CAUSE_MARKS for c in k.children)):
                 role = ":ARG2" if has_obj else ":ARG1"
                 controller = (dobj_var or info.subj) if dep == "xcomp" else None
                 kv = self._build(k, implicit_subj=controller)
@@ -522,8 +527,8 @@ class GraphBuilder:
             if dep == "prep":
                 self._prep(var, pred, k, has_obj, info, causes, cause_toks, be_located)
                 continue
-            if dep == "advcl":
-                self._advcl(var, k, info, causes, cause_toks)
+            if dep == "advcl" or (dep == "ccomp" and any(c.dep_ == "mark" and c.lower_ in CAUSE_MARKS for c in k.children)):
+                self._advcl(var, k, info, causes, cause_toks)  # spaCy reads "left not because ..." as a ccomp
                 continue
             if dep == "relcl":
                 self._relcl(var, k)
@@ -602,6 +607,9 @@ class GraphBuilder:
             info.subj = implicit_subj
         if causes:
             cvar = g.node("cause-01", tuple(cause_toks[:1]))
+            if cause_toks[0] in self.cause_neg:  # "not because ...": the reason is denied, not the clause
+                g.add(cvar, ":polarity", "-")
+                g.alignment[f"{cvar}:polarity"] = (self.cause_neg[cause_toks[0]],)
             g.add(cvar, ":ARG0", causes[0])
             g.add(cvar, ":ARG1", outer)
             for extra in causes[1:]:
@@ -725,6 +733,10 @@ class GraphBuilder:
                 self.done.add(wh.i)
         word = mark.lower_ if mark is not None else ""
         own_subj = any(c.dep_ in _SUBJ_DEPS or c.dep_ == "expl" for c in k.children)
+        if word in CAUSE_MARKS and mark is not None:  # "not because": the negation belongs to cause-01
+            neg = next((c for c in k.children if c.dep_ == "neg" and c.i == mark.i - 1), None)
+            if neg is not None:
+                self.cause_neg[mark.i] = neg.i
         kv = self._build(k, implicit_subj=None if own_subj else info.subj)
         if kv is None:
             return
@@ -801,7 +813,13 @@ class GraphBuilder:
             return
         if lower in DET_QUANT:
             self.done.add(k.i)
-            g.add(var, ":quant", g.node(lower, (k.i,)))
+            qvar = g.node(lower, (k.i,))
+            g.add(var, ":quant", qvar)
+            neg = next((c for c in k.children if c.dep_ == "neg"), None)
+            if neg is not None:  # "not many offices"
+                self.done.add(neg.i)
+                g.add(qvar, ":polarity", "-")
+                g.alignment[f"{qvar}:polarity"] = (neg.i,)
             return
         kv = self._build(k)
         if kv is None:

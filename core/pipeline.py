@@ -28,6 +28,9 @@ from core.protocols import Generator, Parser, Validator
 from core.provenance import environment
 from core.types import RULES, Edit, FoilCandidate, ParsedSentence, Verdict
 
+REPLACEMENT_TRIES = 32
+"""How many replacement edits a sampled slot tries when the realizer refuses its edit."""
+
 
 def sentence_seed(seed: int, text: str) -> int:
     """A per-sentence seed, stable across processes and input order."""
@@ -201,13 +204,20 @@ class FoilPipeline:
             else:
                 usable.append((row, cleaned))
         parsed_all = self.parse([text for _, text in usable]) if usable else []
+        from core.rules import reserve_edits
+
         jobs: list[tuple[InputRow, Edit]] = []
+        reserves: dict[tuple[str, str], list[Edit]] = {}  # (row id, rule) -> replacement edits
         for (row, _), parsed in zip(usable, parsed_all, strict=True):
             if not parsed.ok:
                 yield error_record(row.id, row.sentence, row.paraphrase, "parse", parsed.error or "parse failed", prov)
                 continue
             try:
-                edits = self.sample(parsed, self.edits(parsed))
+                by_rule = self.edits(parsed)
+                edits = self.sample(parsed, by_rule)
+                seed = sentence_seed(self.settings.seed, parsed.text)
+                for rule, rest in reserve_edits(by_rule, edits, seed).items():
+                    reserves[(row.id, rule)] = rest
             except Exception as exc:  # a rule bug must not stop the run; the record says what happened
                 yield error_record(row.id, row.sentence, row.paraphrase, "rules", f"{type(exc).__name__}: {exc}", prov)
                 continue
@@ -215,6 +225,19 @@ class FoilPipeline:
                 yield error_record(row.id, row.sentence, row.paraphrase, "rules", "no rule applies", prov)
             jobs.extend((row, e) for e in edits)
         candidates = self.realize([e for _, e in jobs])
+        # An edit the realizer refuses is replaced by the rule's next edit for that sentence (seeded order),
+        # up to REPLACEMENT_TRIES times per slot; the last refusal stays as the slot's error record.
+        for _ in range(REPLACEMENT_TRIES):
+            retry = [
+                (i, reserves[(jobs[i][0].id, jobs[i][1].rule)].pop(0))
+                for i, c in enumerate(candidates)
+                if c.realization.error is not None and reserves.get((jobs[i][0].id, jobs[i][1].rule))
+            ]
+            if not retry:
+                break
+            for (i, edit), cand in zip(retry, self.realize([e for _, e in retry]), strict=True):
+                jobs[i] = (jobs[i][0], edit)
+                candidates[i] = cand
         ok = [i for i, c in enumerate(candidates) if c.realization.error is None]
         verdicts: list[list[Verdict]] = [[] for _ in candidates]
         if validate and ok:

@@ -27,7 +27,7 @@ from typing import Any
 
 from core import realize_morph as morph
 from core.progress import ProgressCallback, check_cancel, report
-from core.realize_work import SUBJECT_DEPS, Sentence, Unrealizable, Work
+from core.realize_work import NAME_ENTITIES, SUBJECT_DEPS, Sentence, Unrealizable, Work
 from core.types import Edit, Realization, Token
 
 _NEG_WORDS = frozenset({"not", "n't", "never", "no", "cannot", "nobody", "nothing", "none", "nowhere", "neither"})
@@ -204,12 +204,22 @@ def _negate(work: Work, var: str, concepts: Mapping[str, str]) -> None:
             work.insert_before(tok.i, ["not"])
         else:
             _negate_operator(work, tok, sent.head(tok))
+    elif tok.dep == "amod" and not _bare_quantifier(sent, tok):
+        raise Unrealizable(
+            f"cannot negate the attributive '{tok.text}' fluently ('a not {tok.text} ...' is not English "
+            "and does not re-parse as negation)"
+        )
     elif tok.pos in ("VERB", "AUX"):
         _negate_verb(work, tok)
     elif tok.dep in ("acomp", "attr") and sent.head(tok).lemma.lower() == "be":
         _negate_verb(work, sent.head(tok))  # the copula carries a predicate's negation: "is not happy"
-    elif tok.pos in ("ADJ", "ADV") or (tok.pos in ("SCONJ", "ADP") and tok.dep in ("mark", "prep")):
-        work.insert_before(tok.i, ["not"])  # "a not happy dog", "not because ..."
+    elif tok.pos == "ADV":
+        raise Unrealizable(
+            f"cannot negate the adverb '{tok.text}' on the surface: 'not {tok.text}' reads as negating the verb "
+            "or is not English"
+        )
+    elif tok.pos == "ADJ" or (tok.pos in ("SCONJ", "ADP") and tok.dep in ("mark", "prep")):
+        work.insert_before(tok.i, ["not"])  # "not many offices", "is known as not active", "not because ..."
     elif tok.pos == "NOUN":
         _negate_noun(work, tok)
     else:
@@ -217,6 +227,30 @@ def _negate(work: Work, var: str, concepts: Mapping[str, str]) -> None:
             f"cannot negate '{tok.text}' ({tok.pos}) on the surface; only verbs, adjectives, adverbs and "
             "common nouns are negated"
         )
+
+
+# Common mass nouns: removing "no" gives "some water", not "a water".
+_MASS_NOUNS = frozenset(
+    {
+        "water", "money", "information", "evidence", "advice", "news", "music", "food", "help", "support",
+        "research", "knowledge", "equipment", "furniture", "progress", "damage", "rain", "snow", "air", "power",
+        "energy", "time", "work", "space", "room", "light", "fun", "luck", "traffic", "weather", "milk", "bread",
+        "wine", "beer", "coffee", "tea", "oil", "gas", "blood", "land", "data", "software", "training", "access",
+        "control", "interest", "success", "education", "experience", "protection", "funding",
+        "attention", "trade", "violence", "peace", "history", "art", "literature", "mail",
+    }
+)  # fmt: skip
+_MASS_SUFFIXES = ("ness", "ism", "ware")
+_QUANTIFIERS = frozenset({"many", "much", "more", "enough"})
+_DET_LIKE = frozenset({"many", "much", "more", "most", "few", "several", "some", "any", "enough", "other", "such"})
+
+
+def _bare_quantifier(sent: Sentence, tok: Token) -> bool:
+    """``many`` before a noun without a determiner: "not many offices" is English, "his not many ..." is not."""
+    if tok.text.lower() not in _QUANTIFIERS:
+        return False
+    noun = sent.head(tok)
+    return not sent.kids(noun.i, "det", "poss", "nummod", "predet") and min(sent.subtree(noun.i)) == tok.i
 
 
 def _negate_verb(work: Work, verb: Token) -> None:
@@ -259,9 +293,13 @@ def _negate_operator(work: Work, op: Token, clause: Token) -> None:
 
 def _negate_noun(work: Work, noun: Token) -> None:
     sent = work.sent
-    if noun.dep in ("compound", "poss", "appos", "nummod"):
+    if noun.dep in ("compound", "poss", "appos", "nummod", "amod"):
         raise Unrealizable(f"cannot negate '{noun.text}' ({noun.dep}) on the surface")
-    blockers = sent.kids(noun.i, "poss", "nummod", "quantmod", "predet")
+    if noun.dep == "conj" and sent.head(noun).dep in ("compound", "amod", "nmod"):
+        raise Unrealizable(f"cannot negate '{noun.text}': it is a conjunct inside a modifier")
+    blockers = sent.kids(noun.i, "poss", "nummod", "quantmod", "predet") + [
+        k for k in sent.kids(noun.i, "amod") if k.text.lower() in _DET_LIKE
+    ]
     if blockers:
         raise Unrealizable(
             f"cannot negate '{sent.phrase_text(sent.subtree(noun.i))}' with 'no': it already has '{blockers[0].text}'"
@@ -323,7 +361,10 @@ def _remove_negation(work: Work, neg: Token) -> None:
         work.delete(neg.i)
     elif low == "no":
         head = sent.head(neg)
-        word = "some" if head.tag in ("NNS", "NNPS") else "a"  # a/an is re-chosen by fix_articles
+        if head.pos in ("ADV", "ADJ") or head.tag in ("JJR", "RBR"):  # "no longer" has no positive "a longer"
+            raise Unrealizable(f"cannot un-negate '{neg.text} {head.text}' by removing '{neg.text}'")
+        mass = head.lemma.lower() in _MASS_NOUNS or head.lemma.lower().endswith(_MASS_SUFFIXES)
+        word = "some" if head.tag in ("NNS", "NNPS") or mass else "a"  # a/an is re-chosen by fix_articles
         work.replace(neg.i, morph.match_case(word, neg.text))
     elif low in _POSITIVE:
         work.replace(neg.i, morph.match_case(_POSITIVE[low], neg.text))
@@ -349,6 +390,8 @@ def _phrase(sent: Sentence, tok: Token, other: Token) -> tuple[int, int]:
     if other.i in sub:  # nested: drop the whole dependent that leads to the other phrase
         branch = next(c for c in sent.children[tok.i] if other.i in sent.subtree(c))
         sub -= set(sent.subtree(branch))
+    for k in sent.kids(tok.i, "conj", "cc", "appos", "preconj"):  # a conjunct moves alone: "Puritan", not
+        sub -= set(sent.subtree(k.i))  # "Puritan and Evangelical"; an apposition stays with its place
     for marker in sent.kids(tok.i, "case"):
         sub -= set(sent.subtree(marker.i))
     lo = hi = tok.i
@@ -395,6 +438,25 @@ def _swappable(sent: Sentence, ta: Token, tb: Token) -> tuple[Token, Token]:
     return ta, tb
 
 
+_SLOT_CLASSES = {
+    **dict.fromkeys(("compound", "amod", "nmod", "nummod", "quantmod"), "a modifier before a noun"),
+    **dict.fromkeys(("npadvmod", "advmod", "tmod"), "an adverbial"),
+    "appos": "an apposition",
+}
+_TIME_ENTITIES = frozenset({"DATE", "TIME"})
+
+
+def _same_slot(ta: Token, tb: Token) -> None:
+    """Two phrases can trade places only when each fits the other's slot: a noun modifier with a noun
+    modifier, an adverbial with an adverbial, and a date or time with a date or time ("led 1938" is no foil,
+    and its re-parse reads "in fieldwork" as a place, not the intended time)."""
+    sa, sb = _SLOT_CLASSES.get(ta.dep, "an argument"), _SLOT_CLASSES.get(tb.dep, "an argument")
+    if sa != sb:
+        raise Unrealizable(f"cannot swap '{ta.text}' ({sa}) with '{tb.text}' ({sb}): neither fits the other's slot")
+    if (ta.ent_type in _TIME_ENTITIES) != (tb.ent_type in _TIME_ENTITIES):
+        raise Unrealizable(f"cannot swap '{ta.text}' with '{tb.text}': only one of them is a date or time")
+
+
 def _copula(sent: Sentence, tok: Token) -> Token:
     head = sent.head(tok)
     if tok.dep in ("acomp", "attr", "oprd") and head.lemma.lower() == "be":
@@ -427,6 +489,7 @@ def _swap(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
     for inner, outer in ((ta, tb), (tb, ta)):
         if inner.head == outer.i and inner.dep in _MODIFIER_DEPS:
             raise Unrealizable(f"cannot swap '{outer.text}' with its own modifier '{inner.text}'")
+    _same_slot(ta, tb)
     span_a, span_b = _phrase(sent, ta, tb), _phrase(sent, tb, ta)
     if not (span_a[1] < span_b[0] or span_b[1] < span_a[0]):
         raise Unrealizable(f"the phrases of '{ta.text}' and '{tb.text}' overlap")
@@ -546,7 +609,14 @@ def _substitute(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
         raise Unrealizable("the substitution has an empty new lemma")
     toks = sent.node_tokens(var, concepts)
     head = sent.node_head(var, concepts)
-    form = morph.match_case(morph.inflect(lemma, head.tag), head.text)  # "Mad for Madonna" -> "Sane for ..."
+    if head.ent_type in NAME_ENTITIES or (head.pos == "PROPN" and not head.text.isupper()):
+        name = sent.phrase_text(t.i for t in toks)
+        raise Unrealizable(f"'{head.text}' is part of a name ('{name}'): a name keeps its words")
+    old_lemma = str(edit.details.get("old_lemma") or "").lower()
+    if head.text.lower() in (old_lemma, head.lemma.lower()) and head.tag in ("JJS", "RBS", "JJR", "RBR"):
+        form = morph.match_case(lemma, head.text)  # "most" -> "least", not "most least"
+    else:
+        form = morph.match_case(morph.inflect(lemma, head.tag), head.text)  # "Mad for Madonna" -> "Sane for ..."
     work.replace(head.i, form)
     for tok in toks:
         if tok.i != head.i:

@@ -17,6 +17,9 @@ from functools import lru_cache
 # ---------------------------------------------------------------- inflection
 
 
+_PLURALS = {"person": "people"}  # lemminflect's first plural is "persons"
+
+
 @lru_cache(maxsize=8192)
 def inflect(lemma: str, tag: str) -> str:
     """``lemma`` inflected for the Penn ``tag`` (multi-word: the verb's first word, a noun's last word).
@@ -30,7 +33,8 @@ def inflect(lemma: str, tag: str) -> str:
         return lemma
     index = 0 if tag.startswith("VB") else len(words) - 1
     word = words[index]
-    form = _lemminflect(word, tag)
+    form = _PLURALS.get(word) if tag in ("NNS", "NNPS") else None
+    form = form or _lemminflect(word, tag)
     if form is None and tag in ("JJR", "JJS", "RBR", "RBS"):
         words[index] = ("more " if tag.endswith("R") else "most ") + word
         return " ".join(words)

@@ -53,6 +53,7 @@ from core.graph import (
     validate_graph,
 )
 from core.lexicon import UNIVERSAL_POS, antonyms, hypernyms, wn_pos
+from core.parse_dep_lex import adverb_to_adjective
 from core.types import RULES, Edit, ParsedSentence
 
 log = logging.getLogger(__name__)
@@ -79,6 +80,8 @@ CONNECTIVES = frozenset({"and", "or", "multi-sentence", "slash", "either", "neit
 SPECIAL = frozenset({"amr-unknown", "amr-choice", "amr-empty", "interrogative", "imperative", "expressive"})
 _SUFFIX = re.compile(r"^(?P<lemma>.+?)(?P<suffix>-\d+)$")
 _OP = re.compile(r"^:(op|snt)(\d+)$")
+
+_FUNCTION_WORDS = frozenset({"of", "in", "to", "for", "on", "at", "by", "with", "from", "the", "a", "an", "be"})
 
 DEFAULT_MAX_CANDIDATES = 3  # WordNet candidates per node for AR/HS (best ranked first)
 
@@ -244,7 +247,9 @@ def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = PN_VARIANTS) -> l
             targets.append((main, "main predicate"))
     if "any-node" in variants:
         covered = {v for v, _ in targets}
-        targets += [(v, "any node") for v in idx.order if idx.eligible(v) and v not in covered]
+        targets += [
+            (v, "any node") for v in idx.order if idx.eligible(v) and not idx.named(v) and v not in covered
+        ]  # a named entity ("no Paris") has no surface negation
     edits = []
     for var, where in targets:
         if idx.negated(var):
@@ -290,6 +295,20 @@ def _swap(parsed: ParsedSentence, idx: _Index, first: Triple, second: Triple) ->
     return _build("RS", parsed, idx, swap_edge_targets(idx.graph, first, second), local)
 
 
+def _nested(idx: _Index, a: str, b: str) -> bool:
+    """One of ``a``, ``b`` is below the other (swapping their edges would cut the graph)."""
+    for top, other in ((a, b), (b, a)):
+        stack, seen = [top], {top}
+        while stack:
+            for _, child in idx.out.get(stack.pop(), ()):
+                if child == other:
+                    return True
+                if child not in seen:
+                    seen.add(child)
+                    stack.append(child)
+    return False
+
+
 def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = RS_VARIANTS) -> list[Edit]:
     """Role swap: ARG0 <-> ARG1 of each event (``agent-patient``) and/or two leaves' edges (``two-leaf``)."""
     _check_variants("RS", variants, RS_VARIANTS)
@@ -320,15 +339,30 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = RS_VARIANTS) -> l
                         )
                     )
     if "two-leaf" in variants:
-        leaves = [v for v in idx.order if v != parsed.graph.top and idx.is_leaf(v) and len(idx.into.get(v, ())) == 1]
+        # A name leaf stands for its whole named entity: the entity node (with its type) moves, so
+        # "born in Paris (city)" and "lives in France (country)" swap as city and country.
+        leaves = []
+        for v in idx.order:
+            if v == parsed.graph.top or not idx.is_leaf(v) or len(idx.into.get(v, ())) != 1:
+                continue
+            if idx.is_name(v):
+                v = idx.into[v][0][0]
+                if v == parsed.graph.top or len(idx.into.get(v, ())) != 1:
+                    continue
+            leaves.append(v)
         for i, a in enumerate(leaves):
             (pa, ra) = idx.into[a][0]
             for b in leaves[i + 1 :]:
                 (pb, rb) = idx.into[b][0]
-                if (pa, ra) == (pb, rb) or _signature(idx, a) == _signature(idx, b):
-                    continue
-                if idx.is_name(a) != idx.is_name(b):
+                if (pa, ra) == (pb, rb) or idx.named(a) != idx.named(b):
                     continue  # a name swaps only with a name ("person" named "old" is no foil)
+                if pa == pb and idx.concepts.get(pa) in CONNECTIVES and _OP.match(ra) and _OP.match(rb):
+                    continue  # reordering "A, B and C" changes no meaning
+                if idx.named(a):
+                    if idx.label(a) == idx.label(b) or _nested(idx, a, b):
+                        continue  # the same entity twice, or one entity inside the other
+                elif _signature(idx, a) == _signature(idx, b):
+                    continue
                 pair = ((pa, ra, a), (pb, rb, b))
                 if frozenset(pair) in swapped:
                     continue
@@ -408,8 +442,18 @@ def node_pos(parsed: ParsedSentence, var: str, concept: str) -> tuple[str, ...]:
     return ("VERB", "ADJ") if split_concept(concept)[1] else ("NOUN",)
 
 
+def _transitive(parsed: ParsedSentence, var: str) -> bool | None:
+    """Whether the verb aligned to ``var`` takes a direct object here (passives do); None without a token."""
+    heads = [i for i in parsed.alignment.get(var, ()) if 0 <= i < len(parsed.tokens)]
+    if not heads:
+        return None
+    head = parsed.tokens[heads[0]]
+    deps = {t.dep for t in parsed.tokens if t.head == head.i and t.i != head.i}
+    return bool(deps & {"dobj", "nsubjpass", "auxpass", "dative"}) or (head.tag == "VBN" and head.dep == "acl")
+
+
 def _lexical_edits(
-    rule: str, variant: str, parsed: ParsedSentence, lookup: Callable[[str, str], list[Any]], max_candidates: int
+    rule: str, variant: str, parsed: ParsedSentence, lookup: Callable[..., list[Any]], max_candidates: int
 ) -> list[Edit]:
     idx = _index_for(parsed)
     word = "antonym" if rule == "AR" else "hypernym"
@@ -422,12 +466,19 @@ def _lexical_edits(
         if not lemma.replace("-", "").isalpha():
             continue
         for pos in node_pos(parsed, var, old):
-            candidates = lookup(lemma, pos)[:max_candidates] if max_candidates > 0 else lookup(lemma, pos)
+            found = lookup(lemma, pos, _transitive(parsed, var)) if rule == "HS" and pos in ("VERB", "AUX") else None
+            found = found if found is not None else lookup(lemma, pos)
+            candidates = found[:max_candidates] if max_candidates > 0 else found
             if not candidates:
                 continue
             upos = UNIVERSAL_POS[wn_pos(pos) or "n"]
             for cand in candidates:
-                new_concept = "-".join(cand.lemma.split()) + suffix
+                words = cand.lemma.split()
+                if len(words) > 1 and (upos != "NOUN" or set(words) & _FUNCTION_WORDS):
+                    continue  # "be born", "let go of", "time of life": no parser reads them back as one concept
+                new_concept = "-".join(words) + suffix
+                if upos == "ADV" and not suffix:
+                    new_concept = adverb_to_adjective(new_concept)  # the parser's convention: rarely -> rare
                 if new_concept == old:
                     continue
                 edited = replace_triple(idx.graph, (var, INSTANCE, old), (var, INSTANCE, new_concept))
@@ -526,3 +577,16 @@ def sample_edits(edits_by_rule: Mapping[str, Sequence[Edit]], per_rule: int, see
         chosen = set(rng.sample(positions, min(per_rule, len(edits))))
         picked.extend(e for i, e in enumerate(edits) if i in chosen)
     return picked
+
+
+def reserve_edits(edits_by_rule: Mapping[str, Sequence[Edit]], picked: Sequence[Edit], seed: int) -> dict[str, list[Edit]]:
+    """Per rule, the edits :func:`sample_edits` did not pick, in a seeded order: replacements to try
+    when a picked edit cannot be realized on the surface (deterministic, order-independent like the sample).
+    """
+    taken = {id(e) for e in picked}
+    out: dict[str, list[Edit]] = {}
+    for rule in sorted(edits_by_rule, key=_rule_order):
+        rest = sorted((e for e in edits_by_rule[rule] if id(e) not in taken), key=lambda e: e.key)
+        random.Random(f"{seed}:{rule}:reserve").shuffle(rest)
+        out[rule] = rest
+    return out

@@ -60,3 +60,22 @@ def test_paws_slice_side_by_side(shared_data, tmp_path):
     assert ours["jaccard_foil"] > paper["jaccard_foil"]
     assert report["provenance"]["input_sha256"]
     assert (out / "foils.jsonl").read_text(encoding="utf-8").strip()
+
+
+def test_a_refused_edit_is_replaced_by_the_rules_next_edit():
+    # "Wright" is a name: PN any-node picks it up only through the entity, which the realizer refuses;
+    # RS two-leaf offers swaps the realizer refuses (a name with a modifier). Each sampled slot that has
+    # realizable alternatives must end up with a foil, not with the refusal.
+    from core.inputs import InputRow
+    from core.pipeline import FoilPipeline
+    from core.rules import enumerate_edits
+
+    pipeline = FoilPipeline.from_settings()
+    text = "Wright moved from Chapel Hill , NC to New York in 1998 with his old friends ."
+    records = list(pipeline.run([InputRow("r1", text, "x")], validate=False))
+    by_rule = enumerate_edits(pipeline.parse([text])[0])
+    per_rule = pipeline.settings.per_rule
+    for rule, edits in by_rule.items():
+        realizable = [c for c in pipeline.realize(edits) if c.realization.error is None]
+        foils = [r for r in records if r["rule"] == rule and r["error"] is None]
+        assert len(foils) == min(per_rule, len(realizable)), rule

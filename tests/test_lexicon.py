@@ -19,7 +19,7 @@ def lemmas(cands: list[Candidate]) -> list[str]:
     ("word", "pos", "expected"),
     [
         ("happy", "ADJ", ["unhappy"]),
-        ("good", "ADJ", ["bad", "evil"]),
+        ("good", "ADJ", ["bad"]),  # "evil" answers a rare sense (good.a.03): only frequent senses count
         ("old", "ADJ", ["young", "new"]),
         ("win", "VERB", ["lose"]),
         ("remember", "VERB", ["forget"]),
@@ -147,3 +147,23 @@ def test_nltk_data_env_is_searched(tmp_path, monkeypatch):
     path = lexicon._search_path()
     assert path[0] == str(lexicon.PROJECT_NLTK_DATA)
     assert path[1] == str(tmp_path)
+
+
+@needs_wordnet
+def test_antonyms_come_from_frequent_senses_and_readable_words():
+    # red -> achromatic (colour cluster head) and bloodless (a rare sense) are no antonyms a reader accepts
+    assert antonyms("red", "ADJ") == []
+    assert lemmas(antonyms("new", "ADJ")) == ["old"]  # not "worn" (never in the tagged corpus)
+
+
+@needs_wordnet
+def test_verb_hypernyms_are_common_non_light_verbs_with_the_same_transitivity():
+    # chase -> go ("The cat went the mouse") is intransitive and light; pursue takes an object
+    assert lemmas(hypernyms("chase", "VERB", transitive=True)) == ["pursue"]
+    assert hypernyms("chase", "VERB", transitive=False) == []
+    assert "speak" not in lemmas(hypernyms("deliver", "VERB", transitive=True))  # "delivered the letters"
+    assert "speak" in lemmas(hypernyms("deliver", "VERB", transitive=False))
+    treat = lemmas(hypernyms("treat", "VERB", transitive=True))
+    assert "interact" not in treat and "act" not in treat
+    for verb in ("win", "build", "appear", "live", "make"):
+        assert not set(lemmas(hypernyms(verb, "VERB"))) & {"be", "get", "make", "change", "go", "act"}

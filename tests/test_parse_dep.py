@@ -432,3 +432,21 @@ def test_hearer_and_where_relatives(parser):
     q = one(parser, "This is the house where I live.")
     house, live = var_of(q, "house"), var_of(q, "live-01")
     assert (live, ":location", house) in q.graph.edges()
+
+
+# -- negations our own realizer writes (PN foils must re-parse as what they say) ----------------------------------
+def test_not_because_negates_the_cause_not_the_reason(parser):
+    for text in ("He left not because he was tired.", "The team won not because she is happy."):
+        p = one(parser, text)
+        assert has(p, "cause-01", ":polarity", "-"), p.penman
+        assert not any(r == ":polarity" and s != var_of(p, "cause-01") for s, r, _ in p.graph.attributes())
+        assert tokens(p, f"{var_of(p, 'cause-01')}:polarity") == ["not"]
+    plain = one(parser, "He left because he was not tired.")
+    assert has(plain, "tired-01", ":polarity", "-") and not has(plain, "cause-01", ":polarity", "-")
+
+
+def test_not_many_negates_the_quantifier(parser):
+    p = one(parser, "He acquired lands and not many offices in Wales.")
+    assert has(p, "office", ":quant", "many")
+    assert has(p, "many", ":polarity", "-")
+    assert tokens(p, f"{var_of(p, 'many')}:polarity") == ["not"]

@@ -162,8 +162,9 @@ def test_rs_cause_swaps_clauses_and_keeps_the_reentrancy():
 
 def test_rs_names_swap_only_with_names():
     edits = rs_edits(parsed("Mary gave John a book.", NAMES), variants=("two-leaf",))
+    # the whole named entity moves, with its type: person "Mary" and person "John" trade their roles
     assert [e.description for e in edits] == [
-        'swap leaves name "Mary" (:name of person "Mary") ↔ name "John" (:name of person "John") [released-code behaviour]'
+        'swap leaves person "Mary" (:ARG0 of give-01) ↔ person "John" (:ARG2 of give-01) [released-code behaviour]'
     ]
 
 
@@ -282,7 +283,8 @@ def test_hs_cat_feline_and_postman_employee():
 def test_hs_team_unit_and_sense_suffix_kept_on_verbs():
     edits = by_description(hs_edits(parsed("x", HAPPY)))
     assert edits["hypernym team → unit"].details["new_concept"] == "unit"
-    assert edits["hypernym win → get"].details["new_concept"] == "get-01"
+    assert "hypernym win → get" not in edits  # light verbs are no hypernym substitutes (docs/foil-rules.md)
+    assert by_description(hs_edits(parsed("x", CHASE)))["hypernym chase → pursue"].details["new_concept"] == "pursue-01"
 
 
 @needs_wordnet
@@ -372,3 +374,55 @@ def test_sample_edits_does_not_touch_global_random_state():
     random.seed(123)
     sample_edits(_edits(), per_rule=2, seed=5)
     assert random.random() == expected
+
+
+def test_pn_any_node_skips_named_entities():
+    # "no Mary" is not English: the realizer refuses it, so the rule does not offer it
+    described = [e.description for e in pn_edits(parsed("Mary gave John a book.", NAMES))]
+    assert not any("person" in d for d in described)
+    assert "negate book (any node)" in described
+
+
+def test_rs_two_leaf_moves_named_entities_with_their_type_and_skips_nested_ones():
+    graph = (
+        '(m / move-01 :ARG0 (p / person :name (n / name :op1 "Wright")) :source (l / location :name (n2 / name '
+        ':op1 "Chapel" :op2 "Hill") :mod (c / country :name (n3 / name :op1 "NC"))) :destination (c2 / city '
+        ':name (n4 / name :op1 "New" :op2 "York")))'
+    )
+    edits = rs_edits(parsed("Wright moved from Chapel Hill , NC to New York .", graph), variants=("two-leaf",))
+    pairs = {frozenset((e.details["a"], e.details["b"])) for e in edits}
+    assert frozenset(("l", "c2")) in pairs  # location and city trade places, each keeping its type
+    assert frozenset(("l", "c")) not in pairs  # NC sits inside the Chapel Hill entity: swapping would cut the graph
+    assert all(v not in {"n", "n2", "n3", "n4"} for pair in pairs for v in pair)
+
+
+@needs_wordnet
+def test_hs_verb_hypernyms_follow_the_verbs_transitivity_in_the_sentence():
+    tokens = [
+        Token(i=0, text="The", lemma="the", pos="DET", tag="DT", dep="det", head=1, idx=0),
+        Token(i=1, text="postman", lemma="postman", pos="NOUN", tag="NN", dep="nsubj", head=2, idx=4),
+        Token(i=2, text="delivered", lemma="deliver", pos="VERB", tag="VBD", dep="ROOT", head=2, idx=12),
+        Token(i=3, text="letters", lemma="letter", pos="NOUN", tag="NNS", dep="dobj", head=2, idx=22),
+    ]
+    p = parsed(
+        "The postman delivered letters",
+        "(d / deliver-01 :ARG0 (p / postman) :ARG1 (l / letter))",
+        tokens,
+        {"d": (2,), "p": (1,), "l": (3,)},
+    )
+    verbs = [e.details["new_lemma"] for e in hs_edits(p, max_candidates=0) if e.details["node"] == "d"]
+    assert verbs and "speak" not in verbs  # "The postman spoke letters"
+
+
+def test_reserve_edits_are_the_unpicked_edits_in_a_seeded_order():
+    from core.rules import reserve_edits
+
+    by_rule = _edits()
+    picked = sample_edits(by_rule, per_rule=1, seed=7)
+    reserve = reserve_edits(by_rule, picked, seed=7)
+    for rule, edits in by_rule.items():
+        keys = {e.key for e in edits} - {e.key for e in picked if e.rule == rule}
+        assert {e.key for e in reserve[rule]} == keys
+    reversed_dict = {rule: list(reversed(by_rule[rule])) for rule in reversed(list(by_rule))}
+    again = reserve_edits(reversed_dict, sample_edits(reversed_dict, per_rule=1, seed=7), seed=7)
+    assert {r: [e.key for e in es] for r, es in again.items()} == {r: [e.key for e in es] for r, es in reserve.items()}
