@@ -446,13 +446,34 @@ _SLOT_CLASSES = {
 _TIME_ENTITIES = frozenset({"DATE", "TIME"})
 
 
-def _same_slot(ta: Token, tb: Token) -> None:
+def _glued_hyphen(sent: Sentence, i: int, neighbour: int) -> bool:
+    """Token ``i`` is a hyphen written without a space against token ``neighbour`` ("E-Plus")."""
+    if not 0 <= i < len(sent.tokens) or sent.tok(i).text not in ("-", "–"):
+        return False
+    return sent.tok(min(i, neighbour)).whitespace == ""
+
+
+def _hyphenated(sent: Sentence, tok: Token) -> bool:
+    """``tok`` is glued to a hyphen: part of "two-dimensional" or "pre-rendered"."""
+    before = tok.i > 0 and sent.tok(tok.i - 1).text in ("-", "–") and sent.tok(tok.i - 1).whitespace == ""
+    after = tok.i + 1 < len(sent.tokens) and sent.tok(tok.i + 1).text in ("-", "–") and tok.whitespace == ""
+    return bool(before or after)
+
+
+def _same_slot(sent: Sentence, ta: Token, tb: Token) -> None:
     """Two phrases can trade places only when each fits the other's slot: a noun modifier with a noun
     modifier, an adverbial with an adverbial, and a date or time with a date or time ("led 1938" is no foil,
     and its re-parse reads "in fieldwork" as a place, not the intended time)."""
     sa, sb = _SLOT_CLASSES.get(ta.dep, "an argument"), _SLOT_CLASSES.get(tb.dep, "an argument")
     if sa != sb:
         raise Unrealizable(f"cannot swap '{ta.text}' ({sa}) with '{tb.text}' ({sb}): neither fits the other's slot")
+    if sa != "an argument" and (
+        (ta.dep, ta.pos) != (tb.dep, tb.pos) or (ta.text.lower() in _DET_LIKE) != (tb.text.lower() in _DET_LIKE)
+    ):
+        raise Unrealizable(f"cannot swap the modifiers '{ta.text}' ({ta.dep}) and '{tb.text}' ({tb.dep}): different kinds")
+    for t in (ta, tb):
+        if _hyphenated(sent, t):
+            raise Unrealizable(f"cannot move '{t.text}' out of its hyphenated word")
     if (ta.ent_type in _TIME_ENTITIES) != (tb.ent_type in _TIME_ENTITIES):
         raise Unrealizable(f"cannot swap '{ta.text}' with '{tb.text}': only one of them is a date or time")
 
@@ -489,8 +510,11 @@ def _swap(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
     for inner, outer in ((ta, tb), (tb, ta)):
         if inner.head == outer.i and inner.dep in _MODIFIER_DEPS:
             raise Unrealizable(f"cannot swap '{outer.text}' with its own modifier '{inner.text}'")
-    _same_slot(ta, tb)
+    _same_slot(sent, ta, tb)
     span_a, span_b = _phrase(sent, ta, tb), _phrase(sent, tb, ta)
+    for lo, hi in (span_a, span_b):
+        if _glued_hyphen(sent, lo - 1, lo) or _glued_hyphen(sent, hi + 1, hi):
+            raise Unrealizable(f"cannot move '{sent.phrase_text(range(lo, hi + 1))}' out of its hyphenated word")
     if not (span_a[1] < span_b[0] or span_b[1] < span_a[0]):
         raise Unrealizable(f"the phrases of '{ta.text}' and '{tb.text}' overlap")
     first, second = sorted((span_a, span_b))

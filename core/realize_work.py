@@ -118,6 +118,8 @@ class Sentence:
 
     def is_proper(self, tok: Token) -> bool:
         """Names and ``I`` keep their capital letter wherever they move."""
+        if tok.pos == "DET" and tok.text.lower() in ("the", "a", "an"):
+            return False  # "from the Sydney Water Board": the article of a name is not part of it
         return (
             tok.pos == "PROPN"
             or tok.ent_type in NAME_ENTITIES

@@ -295,6 +295,14 @@ def _swap(parsed: ParsedSentence, idx: _Index, first: Triple, second: Triple) ->
     return _build("RS", parsed, idx, swap_edge_targets(idx.graph, first, second), local)
 
 
+_PLACES = frozenset({"country", "city", "location", "state", "province", "county", "continent", "facility"})
+
+
+def _entity_kind(concept: str) -> str:
+    """Entity types that can stand in for each other in a role swap (places are one kind)."""
+    return "place" if concept in _PLACES else concept
+
+
 def _nested(idx: _Index, a: str, b: str) -> bool:
     """One of ``a``, ``b`` is below the other (swapping their edges would cut the graph)."""
     for top, other in ((a, b), (b, a)):
@@ -356,11 +364,14 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = RS_VARIANTS) -> l
                 (pb, rb) = idx.into[b][0]
                 if (pa, ra) == (pb, rb) or idx.named(a) != idx.named(b):
                     continue  # a name swaps only with a name ("person" named "old" is no foil)
-                if pa == pb and idx.concepts.get(pa) in CONNECTIVES and _OP.match(ra) and _OP.match(rb):
-                    continue  # reordering "A, B and C" changes no meaning
+                if any(idx.concepts.get(p) in CONNECTIVES and _OP.match(r) for p, r in ((pa, ra), (pb, rb))):
+                    continue  # a list member: reordering "A, B and C" changes nothing, and a phrase moved into
+                    # or out of a list re-parses as a different coordination
                 if idx.named(a):
                     if idx.label(a) == idx.label(b) or _nested(idx, a, b):
                         continue  # the same entity twice, or one entity inside the other
+                    if _entity_kind(idx.concepts[a]) != _entity_kind(idx.concepts[b]):
+                        continue  # "Oxon Hill was born in Alston": a place and a person do not trade roles
                 elif _signature(idx, a) == _signature(idx, b):
                     continue
                 pair = ((pa, ra, a), (pb, rb, b))

@@ -462,3 +462,9 @@ def test_substitution_keeps_names_and_bare_superlatives(nlp):
         hand(nlp, "It is the most used fiber.", v=3), "AR", {"node": "v", "new_lemma": "least", "old_lemma": "most"}
     )
     assert most.text == "It is the least used fiber."
+
+
+def test_swap_lowers_the_article_of_a_name_that_leaves_the_start(nlp):
+    text = "The Water Board took the supply from Sydney."
+    result = realize(hand(nlp, text, a=(0, 1, 2), b=7), "RS", {"a": "a", "b": "b"})
+    assert result.text == "Sydney took the supply from the Water Board."

@@ -426,3 +426,14 @@ def test_reserve_edits_are_the_unpicked_edits_in_a_seeded_order():
     reversed_dict = {rule: list(reversed(by_rule[rule])) for rule in reversed(list(by_rule))}
     again = reserve_edits(reversed_dict, sample_edits(reversed_dict, per_rule=1, seed=7), seed=7)
     assert {r: [e.key for e in es] for r, es in again.items()} == {r: [e.key for e in es] for r, es in reserve.items()}
+
+
+def test_rs_two_leaf_leaves_list_members_alone_and_swaps_entities_of_one_kind():
+    graph = (
+        '(i / include-01 :ARG0 (d / district :location (c / city :name (n / name :op1 "Paris"))) :ARG1 (a / and '
+        ':op1 (p / person :name (n2 / name :op1 "Ann")) :op2 (p2 / person :name (n3 / name :op1 "Bob"))) '
+        ':time (c2 / country :name (n4 / name :op1 "France")))'
+    )
+    edits = rs_edits(parsed("x", graph), variants=("two-leaf",))
+    pairs = {frozenset((e.details["a"], e.details["b"])) for e in edits}
+    assert pairs == {frozenset(("c", "c2"))}  # Ann/Bob are list members; a person never swaps with a place
