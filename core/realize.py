@@ -506,6 +506,8 @@ def _swap(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
     ta, tb = _head(work, va, concepts, parents[0]), _head(work, vb, concepts, parents[1])
     if ta.i == tb.i:
         raise Unrealizable(f"'{ta.text}' stands for both swapped nodes")
+    for tok, parent in ((ta, parents[0]), (tb, parents[1])):
+        _in_clause(work, tok, parent, concepts)
     ta, tb = _swappable(sent, ta, tb)
     for inner, outer in ((ta, tb), (tb, ta)):
         if inner.head == outer.i and inner.dep in _MODIFIER_DEPS:
@@ -524,6 +526,19 @@ def _swap(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
     for moved, dest in ((ta, tb), (tb, ta)):
         if dest.dep in ("nsubj", "nsubjpass"):
             _agree(work, moved, dest)
+
+
+def _in_clause(work: Work, tok: Token, parent: str | None, concepts: Mapping[str, str]) -> None:
+    """``tok`` must be written inside its parent's phrase: a controller ("asks Kabir to end ...") or the
+    head a participle modifies ("an album ... featuring") stands outside the clause, and moving it rewrites
+    the wrong clause."""
+    if parent is None or not work.sent.alignment.get(parent):
+        return
+    head = _head(work, parent, concepts)
+    if head.pos not in ("VERB", "AUX") or tok.pos not in _NOMINAL:
+        return
+    if head.i != tok.i and tok.i not in work.sent.subtree(head.i):
+        raise Unrealizable(f"'{tok.text}' is not written inside the phrase of '{head.text}'")
 
 
 def _fit_role(work: Work, moved: Token, span: tuple[int, int], dest: Token) -> None:

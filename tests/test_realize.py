@@ -468,3 +468,10 @@ def test_swap_lowers_the_article_of_a_name_that_leaves_the_start(nlp):
     text = "The Water Board took the supply from Sydney."
     result = realize(hand(nlp, text, a=(0, 1, 2), b=7), "RS", {"a": "a", "b": "b"})
     assert result.text == "Sydney took the supply from the Water Board."
+
+
+def test_swap_refuses_a_controller_written_outside_the_clause(nlp):
+    # "Kabir" is the object of "asks" and only understood as the one who ends: moving it rewrites "asks"
+    parsed = hand(nlp, "Sarika asks Kabir to end his plan.", e=4, k=2, p=6)
+    result = realize(parsed, "RS", {"event": "e", "a": "k", "b": "p", "roles": (":ARG0", ":ARG1")})
+    assert "not written inside" in result.error
