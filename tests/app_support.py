@@ -75,3 +75,22 @@ def notices(app: SmithApp, severity: str | None = None) -> list[str]:
 
 def run(coro: Any) -> Any:
     return asyncio.run(coro)
+
+
+async def decide(pilot: Any, screen: Any, keys: str) -> list[str]:
+    """Press each decision key (a/r) on successive realized foils (failed realizations skipped).
+
+    Returns the foil texts decided on, in order.
+    """
+    from textual.widgets import DataTable
+
+    table = screen.query_one("#candidates", DataTable)
+    table.focus()
+    realized = [n for n in range(table.row_count) if not screen.rows[int(table.coordinate_to_cell_key((n, 0)).row_key.value)].error]
+    texts = []
+    for key, row in zip(keys, realized, strict=False):
+        table.move_cursor(row=row)
+        await pilot.pause()
+        texts.append(screen.current_row().text)
+        await pilot.press(key)
+    return texts

@@ -25,6 +25,7 @@ from app_support import (
     SENTENCE,
     app_for,
     craft,
+    decide,
     loaded_backends,
     notices,
     run,
@@ -89,12 +90,14 @@ def test_type_a_sentence_apply_each_rule_accept_two_and_export(tmp_path: Path) -
             assert len(table_rules(screen)) == len(screen.rows)
 
             # accept two foils with the keyboard (the cursor moves on after each decision)
-            await pilot.press("c", "a", "a")
+            await pilot.press("c")
+            assert screen.focused is screen.query_one("#candidates")
+            accepted = await decide(pilot, screen, "aa")
             await pilot.pause()
             assert len(app.curation.basket) == 2
-            accepted = [r.text for r in realized[:2]]
             assert [rec["foil"] for rec in app.curation.basket] == accepted
-            assert str(screen.query_one("#candidates", DataTable).get_row_at(0)[0]) == "✓"
+            marks = [str(screen.query_one("#candidates", DataTable).get_row_at(i)[0]) for i in range(len(screen.rows))]
+            assert marks.count("✓") == 2
 
             # export through the dialog, as JSONL and as SentenceSmith CSV
             for name in ("foils.jsonl", "foils.csv"):
@@ -196,8 +199,9 @@ def test_kill_and_restore_the_journal(tmp_path: Path) -> None:
         app = app_for(tmp_path)
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
-            await craft(app, pilot, SENTENCE, PARAPHRASE)
-            await pilot.press("escape", "a", "a", "r", "a", "u")
+            screen = await craft(app, pilot, SENTENCE, PARAPHRASE)
+            await decide(pilot, screen, "aara")
+            await pilot.press("u")
             await pilot.pause()
             basket = app.curation.basket
             # the terminal dies here: whatever is on disk now is all the next start gets
@@ -321,8 +325,8 @@ def test_full_disk_on_export_keeps_basket_and_journal(tmp_path: Path, monkeypatc
         app = app_for(tmp_path)
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
-            await craft(app, pilot, SENTENCE)
-            await pilot.press("escape", "a", "a")
+            screen = await craft(app, pilot, SENTENCE)
+            await decide(pilot, screen, "aa")
             journal_before = (tmp_path / "journal.jsonl").read_bytes()
             target = tmp_path / "foils.parquet"
             target.write_bytes(b"previous export")
