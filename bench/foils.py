@@ -34,12 +34,27 @@ def main() -> None:
     t_spacy, _ = median_time(lambda: list(nlp.pipe(sentences, batch_size=64)), args.repeats)
     t_parse, parsed = median_time(lambda: parser.parse(sentences), args.repeats)
 
+    from core.pipeline import REPLACEMENT_TRIES, sentence_seed
+    from core.rules import reserve_edits
+
     def rules_realize():
-        edits = []
+        # as FoilPipeline.run does: sample, realize, and replace refused edits by the rule's next edit
+        edits, reserves = [], []
         for p in parsed:
             if p.ok:
-                edits.extend(pipe.sample(p, pipe.edits(p)))
-        return pipe.realize(edits)
+                by_rule = pipe.edits(p)
+                picked = pipe.sample(p, by_rule)
+                reserve = reserve_edits(by_rule, picked, sentence_seed(pipe.settings.seed, p.text))
+                edits.extend(picked)
+                reserves.extend(reserve[e.rule] for e in picked)  # slots of one rule share its reserve list
+        candidates = pipe.realize(edits)
+        for _ in range(REPLACEMENT_TRIES):
+            retry = [(i, reserves[i].pop(0)) for i, c in enumerate(candidates) if c.realization.error and reserves[i]]
+            if not retry:
+                break
+            for (i, _), cand in zip(retry, pipe.realize([e for _, e in retry]), strict=True):
+                candidates[i] = cand
+        return candidates
 
     t_rules, candidates = median_time(rules_realize, args.repeats)
     ok = [c for c in candidates if c.realization.error is None]
