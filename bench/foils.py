@@ -68,7 +68,9 @@ def main() -> None:
     print(f"validation (round-trip) {n / t_valid:8.1f} sent/s   ({t_valid:.2f} s; {len(ok) / t_valid:.1f} foils/s)")
     print(f"round-trip pass rate    {passed / max(1, len(ok)):.1%}")
     ratio = (t_parse + t_rules) / t_spacy
-    print(f"RATIO pipeline-without-validation / nlp.pipe = {ratio:.2f}  (target <= 1.5: {'OK' if ratio <= 1.5 else 'MISSED'})")
+    print(
+        f"RATIO pipeline-without-validation / nlp.pipe = {ratio:.2f}  (target <= 1.5: {'OK' if ratio <= 1.5 else 'MISSED'})"
+    )
 
 
 if __name__ == "__main__":

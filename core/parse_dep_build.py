@@ -510,7 +510,9 @@ class GraphBuilder:
                     if dep == "dobj":
                         dobj_var = dobj_var or kv
                 continue
-            if dep == "xcomp" or (dep == "ccomp" and not any(c.dep_ == "mark" and c.lower_ in CAUSE_MARKS for c in k.children)):
+            if dep == "xcomp" or (
+                dep == "ccomp" and not any(c.dep_ == "mark" and c.lower_ in CAUSE_MARKS for c in k.children)
+            ):
                 role = ":ARG2" if has_obj else ":ARG1"
                 controller = (dobj_var or info.subj) if dep == "xcomp" else None
                 kv = self._build(k, implicit_subj=controller)
@@ -527,7 +529,9 @@ class GraphBuilder:
             if dep == "prep":
                 self._prep(var, pred, k, has_obj, info, causes, cause_toks, be_located)
                 continue
-            if dep == "advcl" or (dep == "ccomp" and any(c.dep_ == "mark" and c.lower_ in CAUSE_MARKS for c in k.children)):
+            if dep == "advcl" or (
+                dep == "ccomp" and any(c.dep_ == "mark" and c.lower_ in CAUSE_MARKS for c in k.children)
+            ):
                 self._advcl(var, k, info, causes, cause_toks)  # spaCy reads "left not because ..." as a ccomp
                 continue
             if dep == "relcl":

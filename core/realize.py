@@ -470,7 +470,9 @@ def _same_slot(sent: Sentence, ta: Token, tb: Token) -> None:
     if sa != "an argument" and (
         (ta.dep, ta.pos) != (tb.dep, tb.pos) or (ta.text.lower() in _DET_LIKE) != (tb.text.lower() in _DET_LIKE)
     ):
-        raise Unrealizable(f"cannot swap the modifiers '{ta.text}' ({ta.dep}) and '{tb.text}' ({tb.dep}): different kinds")
+        raise Unrealizable(
+            f"cannot swap the modifiers '{ta.text}' ({ta.dep}) and '{tb.text}' ({tb.dep}): different kinds"
+        )
     for t in (ta, tb):
         if _hyphenated(sent, t):
             raise Unrealizable(f"cannot move '{t.text}' out of its hyphenated word")

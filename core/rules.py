@@ -590,7 +590,9 @@ def sample_edits(edits_by_rule: Mapping[str, Sequence[Edit]], per_rule: int, see
     return picked
 
 
-def reserve_edits(edits_by_rule: Mapping[str, Sequence[Edit]], picked: Sequence[Edit], seed: int) -> dict[str, list[Edit]]:
+def reserve_edits(
+    edits_by_rule: Mapping[str, Sequence[Edit]], picked: Sequence[Edit], seed: int
+) -> dict[str, list[Edit]]:
     """Per rule, the edits :func:`sample_edits` did not pick, in a seeded order: replacements to try
     when a picked edit cannot be realized on the surface (deterministic, order-independent like the sample).
     """
