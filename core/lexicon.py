@@ -173,6 +173,38 @@ def _source_lemmas(wn: Any, lemma: str, pos: str) -> list[Any]:
     return found
 
 
+_COUNTS: dict[str, int] | None = None
+
+
+def sense_count(lemma: Any) -> int:
+    """Tagged-corpus count of one WordNet sense (what ``Lemma.count()`` returns), from a dict.
+
+    nltk answers ``Lemma.count()`` with a binary search over ``cntlist.rev`` on every call; the
+    rules ask for thousands of counts per batch, so the file is read into a dict once.
+
+    >>> sense_count(wordnet().lemma("dog.n.01.dog")) > 0
+    True
+    """
+    global _COUNTS
+    if _COUNTS is None:
+        counts: dict[str, int] = {}
+        reader = wordnet()  # takes _LOCK itself: load it before taking the lock here
+        with _LOCK:
+            try:
+                with reader.open("cntlist.rev") as fh:
+                    for raw in fh:
+                        line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+                        key, _, rest = line.partition(" ")
+                        if rest:
+                            counts[key] = int(rest.rsplit(" ", 1)[-1])
+            except OSError:  # no count file: every sense counts 0, as nltk would say
+                pass
+            _COUNTS = counts
+    if getattr(lemma, "_lang", "eng") != "eng":
+        return 0
+    return _COUNTS.get(lemma.key(), 0)
+
+
 @lru_cache(maxsize=65536)
 def word_frequency(word: str) -> int:
     """Tagged-corpus frequency of a word form over all its senses and POS (0 = rare in WordNet's corpus).
@@ -180,7 +212,7 @@ def word_frequency(word: str) -> int:
     >>> word_frequency("feline") > 0, word_frequency("diapsid")
     (True, 0)
     """
-    return sum(lem.count() for lem in wordnet().lemmas(_key(word)))
+    return sum(sense_count(lem) for lem in wordnet().lemmas(_key(word)))
 
 
 # --------------------------------------------------------------------------- antonyms
@@ -211,10 +243,10 @@ def antonyms(lemma: str, pos: str) -> list[Candidate]:
 def _frequent_senses(sources: list[Any]) -> list[tuple[int, Any]]:
     """(sense index, Lemma) of the senses worth using: the most frequent one and those with at least
     :data:`SENSE_SHARE` of its corpus count (all senses when the corpus has none of them)."""
-    top = max((s.count() for s in sources), default=0)
+    top = max((sense_count(s) for s in sources), default=0)
     if top == 0:
         return list(enumerate(sources))
-    return [(i, s) for i, s in enumerate(sources) if s.count() > 0 and s.count() >= SENSE_SHARE * top]
+    return [(i, s) for i, s in enumerate(sources) if sense_count(s) > 0 and sense_count(s) >= SENSE_SHARE * top]
 
 
 # Head adjectives whose cluster antonym is no antonym of the satellite ("red" is not the opposite of "achromatic").
@@ -235,7 +267,7 @@ def _antonyms(key: str, pos: str) -> tuple[Candidate, ...]:
 
     for i, src in senses:
         for ant in _by_name(src.antonyms()):
-            add(0, i, src.count(), ant)
+            add(0, i, sense_count(src), ant)
     if not found and pos == "a":
         for i, src in senses:
             if src.synset().pos() != "s":
@@ -245,11 +277,11 @@ def _antonyms(key: str, pos: str) -> tuple[Candidate, ...]:
                     continue
                 for head_lemma in head.lemmas():
                     for ant in _by_name(head_lemma.antonyms()):
-                        add(1, i, src.count(), ant)
+                        add(1, i, sense_count(src), ant)
     if not found:
         for i, src in senses:
             for ant in _derivational_antonyms(wn, src, pos, key):
-                add(2, i, src.count(), ant)
+                add(2, i, sense_count(src), ant)
     found.sort(key=lambda item: item[:3])
     seen: set[str] = set()
     ranked = []
@@ -342,7 +374,7 @@ def _best_lemma(synset: Any, source: str) -> tuple[str, bool] | None:
         name = lem.name()
         if not _acceptable(name, source):
             continue
-        rank = (lem.count(), word_frequency(name), "_" not in name)
+        rank = (sense_count(lem), word_frequency(name), "_" not in name)
         if best is None or rank > best[0]:
             best = (rank, name)
     if best is None:
@@ -358,14 +390,14 @@ def _hypernyms(key: str, pos: str, transitive: bool | None = None) -> tuple[Cand
     sources = _source_lemmas(wn, key, pos)
     if not sources:
         return ()
-    ranked_senses = sorted(enumerate(sources), key=lambda item: (-item[1].count(), item[0]))
-    top_count = ranked_senses[0][1].count()
+    ranked_senses = sorted(enumerate(sources), key=lambda item: (-sense_count(item[1]), item[0]))
+    top_count = sense_count(ranked_senses[0][1])
     senses = [ranked_senses[0]] + [
-        (i, s) for i, s in ranked_senses[1:] if s.count() > 0 and s.count() >= SENSE_SHARE * top_count
+        (i, s) for i, s in ranked_senses[1:] if sense_count(s) > 0 and sense_count(s) >= SENSE_SHARE * top_count
     ]
     found: list[tuple[int, int, int, Candidate]] = []  # (-score, sense index, depth, candidate)
     for index, src in senses:
-        score = src.count()
+        score = sense_count(src)
         offered = 0
         frontier = [(h, 1) for h in _up(src.synset())]
         seen: set[str] = set()
