@@ -374,6 +374,8 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = RS_VARIANTS) -> l
                         continue  # "Oxon Hill was born in Alston": a place and a person do not trade roles
                 elif _signature(idx, a) == _signature(idx, b):
                     continue
+                if not (idx.is_leaf(a) and idx.is_leaf(b)) and _nested(idx, a, b):
+                    continue  # a name's head node can sit above the other leaf: swapping would cut the graph
                 pair = ((pa, ra, a), (pb, rb, b))
                 if frozenset(pair) in swapped:
                     continue

@@ -437,3 +437,19 @@ def test_rs_two_leaf_leaves_list_members_alone_and_swaps_entities_of_one_kind():
     edits = rs_edits(parsed("x", graph), variants=("two-leaf",))
     pairs = {frozenset((e.details["a"], e.details["b"])) for e in edits}
     assert pairs == {frozenset(("c", "c2"))}  # Ann/Bob are list members; a person never swaps with a place
+
+
+def test_rs_two_leaf_never_swaps_a_leaf_with_a_named_head_above_it():
+    # Found by the graph property test: "mouse" heads a name (so it stands for the entity) and
+    # the leaf "cat" sits below it; swapping their edges would cut the graph.
+    graph = penman.Graph(
+        [
+            ("v0", ":instance", "team"), ("v0", ":poss", "v2"), ("v2", ":instance", "mouse"),
+            ("v2", ":ARG0", "v4"), ("v4", ":instance", "name"), ("v4", ":op1", '"Mary"'),
+            ("v2", ":location", "v5"), ("v5", ":instance", "old"), ("v5", ":location", "v6"),
+            ("v6", ":instance", "cat"), ("v0", ":mod", "v1"), ("v1", ":instance", "she"),
+        ],
+        top="v0",
+    )  # fmt: skip
+    for edit in rs_edits(ParsedSentence(text="random", graph=graph)):
+        assert validate_graph(edit.graph) == [], edit.description
