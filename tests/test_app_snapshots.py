@@ -17,6 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from app_support import PARAPHRASE, SENTENCE, app_for, loaded_backends, settle, type_text
+from textual.widgets import Input
 
 from core.embed.registry import EmbedderSpec
 from smithtui.app import SmithApp
@@ -38,6 +39,22 @@ def backends():
     return loaded_backends()
 
 
+def steady(run_before=None):
+    """Run ``run_before`` with the text cursor's blink off, so a picture never catches it mid-blink."""
+
+    async def run(pilot) -> None:
+        await pilot.pause()
+        for box in pilot.app.screen.query(Input):
+            box.cursor_blink = False
+        if run_before is not None:
+            await run_before(pilot)
+        for box in pilot.app.screen.query(Input):
+            box.cursor_blink = False
+        await pilot.pause()
+
+    return run
+
+
 def snapshot_app(tmp_path: Path) -> SmithApp:
     app = app_for(tmp_path, models=("bow", "tfidf"))
     app.backends._specs = list(SPECS)
@@ -56,11 +73,11 @@ async def crafted(pilot) -> None:
 
 
 def test_workbench_empty(snap_compare, tmp_path: Path) -> None:
-    assert snap_compare(snapshot_app(tmp_path), terminal_size=SIZE)
+    assert snap_compare(snapshot_app(tmp_path), terminal_size=SIZE, run_before=steady())
 
 
 def test_workbench_with_candidates(snap_compare, tmp_path: Path) -> None:
-    assert snap_compare(snapshot_app(tmp_path), terminal_size=SIZE, run_before=crafted)
+    assert snap_compare(snapshot_app(tmp_path), terminal_size=SIZE, run_before=steady(crafted))
 
 
 def test_help_screen(snap_compare, tmp_path: Path) -> None:
@@ -69,7 +86,7 @@ def test_help_screen(snap_compare, tmp_path: Path) -> None:
         await pilot.press("f1")
         await pilot.pause()
 
-    assert snap_compare(snapshot_app(tmp_path), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(snapshot_app(tmp_path), terminal_size=SIZE, run_before=steady(run_before))
 
 
 RECORDS = [
@@ -123,7 +140,7 @@ def test_basket_screen(snap_compare, tmp_path: Path) -> None:
         await pilot.press("f4")
         await pilot.pause()
 
-    assert snap_compare(snapshot_app(tmp_path), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(snapshot_app(tmp_path), terminal_size=SIZE, run_before=steady(run_before))
 
 
 def test_compare_screen_with_results(snap_compare, tmp_path: Path) -> None:
@@ -134,4 +151,4 @@ def test_compare_screen_with_results(snap_compare, tmp_path: Path) -> None:
         await pilot.press("ctrl+r")
         await settle(pilot.app, pilot)
 
-    assert snap_compare(snapshot_app(tmp_path), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(snapshot_app(tmp_path), terminal_size=SIZE, run_before=steady(run_before))
