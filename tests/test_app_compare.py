@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -191,7 +192,21 @@ def test_compare_error_paths_leave_the_app_usable(tmp_path: Path) -> None:
     run(scenario())
 
 
-def test_cancel_a_running_evaluation(tmp_path: Path) -> None:
+def test_cancel_a_running_evaluation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Real MiniLM, slowed per encode call, so the cancel key always lands mid-run however fast the machine is.
+    from core.embed.registry import get_embedder
+
+    minilm = get_embedder("minilm")
+    real_encode = minilm.encode
+
+    calls: list[int] = []
+
+    def slow_encode(texts):
+        calls.append(len(texts))
+        time.sleep(0.5)
+        return real_encode(texts)
+
+    monkeypatch.setattr(minilm, "encode", slow_encode)
     path = tmp_path / "many.jsonl"
     with open(path, "w", encoding="utf-8") as fh:
         for n in range(400):
@@ -223,6 +238,7 @@ def test_cancel_a_running_evaluation(tmp_path: Path) -> None:
             assert not screen.running
             assert str(screen.query_one("#progress-label", Static).render()) == "cancelled"
             assert screen.rows == []
+            assert 0 < len(calls) < 5  # stopped between chunks, well before the 1,200 texts were embedded
             # and it runs again afterwards
             await pilot.press("ctrl+r")
             await pilot.press("escape")
