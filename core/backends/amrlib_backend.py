@@ -194,6 +194,26 @@ def _chunks(items: Sequence[int], size: int) -> list[Sequence[int]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
+def _backend_info(
+    backend: str, model: Any, device: str, batch_size: int, num_beams: int, **extra: Any
+) -> dict[str, Any]:
+    """The provenance record both amrlib backends report (``extra``: their own decoding settings)."""
+    from core.provenance import package_version
+
+    return {
+        "backend": backend,
+        "model": model.model_dir,
+        "meta": model.meta,
+        "tokenizer": model.tokenizer,
+        "device": device,
+        "batch_size": batch_size,
+        "num_beams": num_beams,
+        **extra,
+        "amrlib": package_version("amrlib"),
+        "transformers": package_version("transformers"),
+    }
+
+
 class AmrlibParser:
     """Sentences to AMR graphs with an amrlib ``parse_xfm`` model (no token alignment)."""
 
@@ -227,19 +247,7 @@ class AmrlibParser:
     @property
     def info(self) -> dict[str, Any]:
         """Provenance: model folder, its amrlib metadata, tokenizer and decoding settings."""
-        from core.provenance import package_version
-
-        return {
-            "backend": "amrlib-parse",
-            "model": self.model.model_dir,
-            "meta": self.model.meta,
-            "tokenizer": self.model.tokenizer,
-            "device": self.device,
-            "batch_size": self.batch_size,
-            "num_beams": self.num_beams,
-            "amrlib": package_version("amrlib"),
-            "transformers": package_version("transformers"),
-        }
+        return _backend_info("amrlib-parse", self.model, self.device, self.batch_size, self.num_beams)
 
     def load(self) -> None:
         """Load the weights now (they are otherwise loaded on the first parse)."""
@@ -383,21 +391,11 @@ class AmrlibGenerator:
 
     @property
     def info(self) -> dict[str, Any]:
-        from core.provenance import package_version
-
-        return {
-            "backend": "amrlib-generate",
-            "model": self.model.model_dir,
-            "meta": self.model.meta,
-            "tokenizer": self.model.tokenizer,
-            "device": self.device,
-            "batch_size": self.batch_size,
-            "num_beams": self.num_beams,
-            "num_ret_seq": self.num_ret_seq,
-            "use_tense": self.use_tense,
-            "amrlib": package_version("amrlib"),
-            "transformers": package_version("transformers"),
-        }
+        """Provenance: model folder, its amrlib metadata, tokenizer and decoding settings."""
+        return _backend_info(
+            "amrlib-generate", self.model, self.device, self.batch_size, self.num_beams,
+            num_ret_seq=self.num_ret_seq, use_tense=self.use_tense,
+        )  # fmt: skip
 
     def load(self) -> None:
         """Load the weights now (they are otherwise loaded on the first batch)."""
