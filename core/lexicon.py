@@ -72,6 +72,9 @@ class Candidate:
 
 
 _LOCK = threading.Lock()
+_QUERY_LOCK = threading.RLock()
+"""nltk's WordNet reader seeks and reads shared file handles: two threads querying at once read each
+other's lines (seen in the workbench: a parse worker and a generate worker). Every query holds this."""
 _WN: Any = None
 
 
@@ -212,7 +215,9 @@ def word_frequency(word: str) -> int:
     >>> word_frequency("feline") > 0, word_frequency("diapsid")
     (True, 0)
     """
-    return sum(sense_count(lem) for lem in wordnet().lemmas(_key(word)))
+    wn = wordnet()
+    with _QUERY_LOCK:
+        return sum(sense_count(lem) for lem in wn.lemmas(_key(word)))
 
 
 # --------------------------------------------------------------------------- antonyms
@@ -237,7 +242,9 @@ def antonyms(lemma: str, pos: str) -> list[Candidate]:
     p = wn_pos(pos)
     if p is None or not lemma.strip():
         return []
-    return list(_antonyms(_key(lemma), p))
+    wordnet()  # load outside the query lock
+    with _QUERY_LOCK:
+        return list(_antonyms(_key(lemma), p))
 
 
 def _frequent_senses(sources: list[Any]) -> list[tuple[int, Any]]:
@@ -360,7 +367,9 @@ def hypernyms(lemma: str, pos: str, transitive: bool | None = None) -> list[Cand
     p = wn_pos(pos)
     if p is None or not lemma.strip():
         return []
-    return list(_hypernyms(_key(lemma), p, transitive if p == "v" else None))
+    wordnet()  # load outside the query lock
+    with _QUERY_LOCK:
+        return list(_hypernyms(_key(lemma), p, transitive if p == "v" else None))
 
 
 def _best_lemma(synset: Any, source: str) -> tuple[str, bool] | None:

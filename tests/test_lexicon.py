@@ -167,3 +167,24 @@ def test_verb_hypernyms_are_common_non_light_verbs_with_the_same_transitivity():
     assert "interact" not in treat and "act" not in treat
     for verb in ("win", "build", "appear", "live", "make"):
         assert not set(lemmas(hypernyms(verb, "VERB"))) & {"be", "get", "make", "change", "go", "act"}
+
+
+def test_concurrent_queries_from_worker_threads_agree_with_sequential_ones():
+    # nltk's WordNet reader shares file handles: the workbench's parse and generate workers used to
+    # read each other's lines ("WordNetError: line '02535093 41 v 02 chase ...'").
+    from concurrent.futures import ThreadPoolExecutor
+
+    words = [("chase", "VERB"), ("old", "ADJ"), ("team", "NOUN"), ("win", "VERB"), ("happy", "ADJ"),
+             ("deliver", "VERB"), ("letter", "NOUN"), ("doctor", "NOUN"), ("quickly", "ADV"), ("buy", "VERB"),
+             ("river", "NOUN"), ("young", "ADJ"), ("remember", "VERB"), ("bridge", "NOUN"), ("sell", "VERB")]  # fmt: skip
+
+    def query(item):
+        lemma, pos = item
+        return [c.lemma for c in lexicon.antonyms(lemma, pos)], [c.lemma for c in lexicon.hypernyms(lemma, pos)]
+
+    lexicon.clear_cache()
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        concurrent = list(pool.map(query, words * 4))
+    lexicon.clear_cache()
+    sequential = [query(item) for item in words * 4]
+    assert concurrent == sequential
