@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -208,6 +209,16 @@ def sense_count(lemma: Any) -> int:
     return _COUNTS.get(lemma.key(), 0)
 
 
+def _query(lemma: str, pos: str, lookup: Callable[[str, str], tuple[Candidate, ...]]) -> list[Candidate]:
+    """Run a cached WordNet ``lookup(key, wordnet_pos)`` under the query lock; [] for no POS or no word."""
+    p = wn_pos(pos)
+    if p is None or not lemma.strip():
+        return []
+    wordnet()  # load outside the query lock
+    with _QUERY_LOCK:
+        return list(lookup(_key(lemma), p))
+
+
 @lru_cache(maxsize=65536)
 def word_frequency(word: str) -> int:
     """Tagged-corpus frequency of a word form over all its senses and POS (0 = rare in WordNet's corpus).
@@ -239,12 +250,7 @@ def antonyms(lemma: str, pos: str) -> list[Candidate]:
     >>> antonyms("chase", "VERB")
     []
     """
-    p = wn_pos(pos)
-    if p is None or not lemma.strip():
-        return []
-    wordnet()  # load outside the query lock
-    with _QUERY_LOCK:
-        return list(_antonyms(_key(lemma), p))
+    return _query(lemma, pos, _antonyms)
 
 
 def _frequent_senses(sources: list[Any]) -> list[tuple[int, Any]]:
@@ -364,12 +370,7 @@ def hypernyms(lemma: str, pos: str, transitive: bool | None = None) -> list[Cand
     >>> hypernyms("happy", "ADJ")
     []
     """
-    p = wn_pos(pos)
-    if p is None or not lemma.strip():
-        return []
-    wordnet()  # load outside the query lock
-    with _QUERY_LOCK:
-        return list(_hypernyms(_key(lemma), p, transitive if p == "v" else None))
+    return _query(lemma, pos, lambda key, p: _hypernyms(key, p, transitive if p == "v" else None))
 
 
 def _best_lemma(synset: Any, source: str) -> tuple[str, bool] | None:
