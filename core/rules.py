@@ -35,6 +35,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import penman
@@ -186,22 +187,28 @@ def _index_for(parsed: ParsedSentence) -> _Index:
 
 
 def _build(
-    rule: str, parsed: ParsedSentence, idx: _Index, graph: penman.Graph, local: str | None = None
-) -> penman.Graph | None:
-    """``graph`` when it is valid, else None (counted in :data:`DROPPED`, logged at debug level).
+    rule: str, parsed: ParsedSentence, idx: _Index, make: Callable[[], penman.Graph], local: str | None = None
+) -> penman.Graph | Callable[[], penman.Graph] | None:
+    """What an :class:`Edit` carries as ``edited``: ``make`` itself (built on first use) when the edit is
+    known to be valid, the built graph when it had to be validated, or None when it is invalid (counted
+    in :data:`DROPPED`, logged at debug level).
 
     ``local`` is the edit's own check (a problem string, or None). When the source graph is valid
-    each rule's edit is valid by construction except for what ``local`` checks, so the full
-    :func:`validate_graph` runs only when the source is invalid or :data:`FULL_VALIDATION` is set
-    (the property tests validate every edit fully and pin this equivalence).
+    each rule's edit is valid by construction except for what ``local`` checks, so the graph is
+    built and fully checked with :func:`validate_graph` only when the source is invalid or
+    :data:`FULL_VALIDATION` is set (the property tests validate every edit fully and pin this
+    equivalence). Building lazily matters: a sentence has ~27 applicable edits and a run samples ~8.
     """
-    full = FULL_VALIDATION or not idx.valid
-    problems = validate_graph(graph) if full else [local] if local else []
+    problems = [local] if local else []
+    built = None
+    if not problems and (FULL_VALIDATION or not idx.valid):
+        built = make()
+        problems = validate_graph(built)
     if problems:
         DROPPED[rule] += 1
         log.debug("%s edit dropped on %r: %s", rule, parsed.text, "; ".join(problems))
         return None
-    return graph
+    return built if built is not None else make
 
 
 def _op_key(role: str) -> tuple[int, str]:
@@ -254,12 +261,12 @@ def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = PN_VARIANTS) -> l
     for var, where in targets:
         if idx.negated(var):
             action, variant, verb = "unnegate", "unnegate", "un-negate"
-            edited = remove_attribute(idx.graph, (var, POLARITY, "-"))
+            make = partial(remove_attribute, idx.graph, (var, POLARITY, "-"))
         else:
             action, verb = "negate", "negate"
             variant = "main-predicate" if where == "main predicate" else "any-node"
-            edited = add_attribute(idx.graph, var, POLARITY, "-")
-        graph = _build("PN", parsed, idx, edited)
+            make = partial(add_attribute, idx.graph, var, POLARITY, "-")
+        graph = _build("PN", parsed, idx, make)
         if graph is None:
             continue
         edits.append(
@@ -269,7 +276,7 @@ def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = PN_VARIANTS) -> l
                 description=f"{verb} {idx.label(var)} ({where})",
                 nodes=(var,),
                 source=parsed,
-                graph=graph,
+                edited=graph,
                 details={"node": var, "action": action},
             )
         )
@@ -286,13 +293,15 @@ def _signature(idx: _Index, var: str) -> tuple[Any, ...] | None:
     return (idx.concepts[var], tuple(sorted(idx.attrs.get(var, ()))))
 
 
-def _swap(parsed: ParsedSentence, idx: _Index, first: Triple, second: Triple) -> penman.Graph | None:
-    """The graph with the targets of edges ``first`` and ``second`` exchanged, or None when invalid."""
+def _swap(
+    parsed: ParsedSentence, idx: _Index, first: Triple, second: Triple
+) -> penman.Graph | Callable[[], penman.Graph] | None:
+    """The graph (or its builder) with the targets of edges ``first`` and ``second`` exchanged, or None when invalid."""
     (s1, r1, t1), (s2, r2, t2) = first, second
     local = None
     if (s1, r1, t2) in idx.triples or (s2, r2, t1) in idx.triples:
         local = f"swap would duplicate an edge of {s1!r} or {s2!r}"
-    return _build("RS", parsed, idx, swap_edge_targets(idx.graph, first, second), local)
+    return _build("RS", parsed, idx, partial(swap_edge_targets, idx.graph, first, second), local)
 
 
 _PLACES = frozenset({"country", "city", "location", "state", "province", "county", "continent", "facility"})
@@ -342,7 +351,7 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = RS_VARIANTS) -> l
                             description=f"swap ARG0 {idx.label(a)} ↔ ARG1 {idx.label(b)} of {idx.label(event)}",
                             nodes=(event, a, b),
                             source=parsed,
-                            graph=graph,
+                            edited=graph,
                             details={"event": event, "a": a, "b": b, "roles": (":ARG0", ":ARG1")},
                         )
                     )
@@ -392,7 +401,7 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = RS_VARIANTS) -> l
                         ),
                         nodes=(a, b),
                         source=parsed,
-                        graph=graph,
+                        edited=graph,
                         details={"a": a, "b": b, "roles": (ra, rb), "parents": (pa, pb)},
                     )
                 )
@@ -413,7 +422,7 @@ def us_edits(parsed: ParsedSentence) -> list[Edit]:
         if len(parents) != 1:
             continue  # reentrant: dropping one mention is not a leaf removal
         parent, role = parents[0]
-        graph = _build("US", parsed, idx, remove_leaf(idx.graph, var))
+        graph = _build("US", parsed, idx, partial(remove_leaf, idx.graph, var))
         if graph is None:
             continue
         edits.append(
@@ -423,7 +432,7 @@ def us_edits(parsed: ParsedSentence) -> list[Edit]:
                 description=f"drop leaf {idx.label(var)} ({role} of {idx.label(parent)})",
                 nodes=(var, parent),
                 source=parsed,
-                graph=graph,
+                edited=graph,
                 details={"node": var, "parent": parent, "role": role},
             )
         )
@@ -494,8 +503,8 @@ def _lexical_edits(
                     new_concept = adverb_to_adjective(new_concept)  # the parser's convention: rarely -> rare
                 if new_concept == old:
                     continue
-                edited = replace_triple(idx.graph, (var, INSTANCE, old), (var, INSTANCE, new_concept))
-                graph = _build(rule, parsed, idx, edited)
+                make = partial(replace_triple, idx.graph, (var, INSTANCE, old), (var, INSTANCE, new_concept))
+                graph = _build(rule, parsed, idx, make)
                 if graph is None:
                     continue
                 edits.append(
@@ -505,7 +514,7 @@ def _lexical_edits(
                         description=f"{word} {lemma} → {cand.lemma}",
                         nodes=(var,),
                         source=parsed,
-                        graph=graph,
+                        edited=graph,
                         details={
                             "node": var,
                             "old_concept": old,

@@ -10,8 +10,9 @@ never mutate in place (rules work on copies).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import penman
@@ -64,8 +65,9 @@ class ParsedSentence:
     def ok(self) -> bool:
         return self.error is None
 
-    @property
+    @cached_property
     def penman(self) -> str:
+        """The graph in PENMAN notation (encoded once: every foil record of the sentence repeats it)."""
         return penman.encode(self.graph, indent=3)
 
 
@@ -75,6 +77,16 @@ class Edit:
 
     ``details`` carries what the realizer needs, e.g. ``{"old_concept": "happy-01",
     "new_concept": "unhappy-01"}`` for AR, ``{"swap": ("c2", "m")}`` for RS.
+
+    ``edited`` is the edited graph, or a function that builds it: rules enumerate every
+    applicable edit but a run samples a few, so they hand over builders and :attr:`graph`
+    builds the graph on first use (once).
+
+    >>> from core.graph import decode
+    >>> p = ParsedSentence("Cats sleep.", decode("(s / sleep-01 :ARG0 (c / cat))"))
+    >>> e = Edit("US", "leaf", "drop leaf cat", ("c", "s"), p, lambda: decode("(s / sleep-01)"))
+    >>> e.graph.triples
+    [('s', ':instance', 'sleep-01')]
     """
 
     rule: str  # one of RULES
@@ -82,8 +94,13 @@ class Edit:
     description: str  # human readable, e.g. "negate chase-01 (main predicate)"
     nodes: tuple[str, ...]  # graph variables touched
     source: ParsedSentence
-    graph: penman.Graph  # the edited graph
+    edited: penman.Graph | Callable[[], penman.Graph] = field(repr=False, compare=False)
     details: Mapping[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def graph(self) -> penman.Graph:
+        """The edited graph (built now if the rule handed over a builder)."""
+        return self.edited if isinstance(self.edited, penman.Graph) else self.edited()
 
     @property
     def key(self) -> str:

@@ -59,7 +59,7 @@ def same_graph(a: penman.Graph, b: penman.Graph) -> bool:
 
 
 def edit_of(parsed: ParsedSentence, graph: penman.Graph, rule: str = "PN") -> Edit:
-    return Edit(rule=rule, variant="test", description="test edit", nodes=(), source=parsed, graph=graph)
+    return Edit(rule=rule, variant="test", description="test edit", nodes=(), source=parsed, edited=graph)
 
 
 def test_parser_reads_the_fixture_sentences(parser: AmrlibParser):

@@ -45,7 +45,7 @@ def nli(tiny: TinyModels) -> NLIValidator:
 
 def candidate(source: str, foil: str, error: str | None = None) -> FoilCandidate:
     parsed = ParsedSentence(text=source, graph=penman.decode("(d / dog)"))
-    edit = Edit(rule="PN", variant="test", description="test", nodes=(), source=parsed, graph=parsed.graph)
+    edit = Edit(rule="PN", variant="test", description="test", nodes=(), source=parsed, edited=parsed.graph)
     return FoilCandidate(edit=edit, realization=Realization(text=foil, error=error))
 
 

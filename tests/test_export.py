@@ -31,7 +31,7 @@ def _candidate() -> FoilCandidate:
         text="The cat chased the mouse.", graph=before, tokens=tuple(tokens), alignment={"c": (2,)}, parser="dep"
     )
     edit = Edit(
-        rule="PN", variant="main-predicate", description="negate chase-01", nodes=("c",), source=parsed, graph=after,
+        rule="PN", variant="main-predicate", description="negate chase-01", nodes=("c",), source=parsed, edited=after,
         details={"node": "c", "action": "negate"},
     )
     return FoilCandidate(edit, Realization("The cat did not chase the mouse.", ((8, 21),), generator="aligned"))

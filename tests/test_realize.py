@@ -211,7 +211,7 @@ def hand(nlp, text: str, **align: int | Sequence[int]) -> ParsedSentence:
 
 
 def realize(parsed: ParsedSentence, rule: str, details: Mapping[str, object]) -> Realization:
-    edit = Edit(rule=rule, variant="test", description="", nodes=(), source=parsed, graph=DUMMY, details=details)
+    edit = Edit(rule=rule, variant="test", description="", nodes=(), source=parsed, edited=DUMMY, details=details)
     return REALIZER.generate([edit])[0]
 
 
