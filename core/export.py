@@ -77,7 +77,7 @@ def foil_record(
         "variant": edit.variant,
         "description": edit.description,
         "nodes": list(edit.nodes),
-        "graph_before": penman.encode(source.graph, indent=3),
+        "graph_before": source.penman,
         "graph_after": penman.encode(edit.graph, indent=3),
         "changed_spans": [list(span) for span in real.changed_spans],
         "changed_text": [real.text[s:e] for s, e in real.changed_spans],

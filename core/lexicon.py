@@ -115,6 +115,9 @@ def wordnet() -> Any:
                     f"WordNet is not installed (searched {', '.join(searched[:3])}, ...){': ' + detail if detail else ''}",
                     hint=WORDNET_FIX,
                 ) from None
+            from core.collector import freeze_loaded
+
+            freeze_loaded("WordNet")
             _WN = wn
     return _WN
 

@@ -61,6 +61,9 @@ def load_spacy(model: str = DEFAULT_MODEL) -> Any:
                     f"spaCy model '{model}' is not installed",
                     hint=f"pip install {package}",
                 ) from exc
+            from core.collector import freeze_loaded
+
+            freeze_loaded(f"spaCy {model}")
             _NLP_CACHE[model] = nlp
     return nlp
 

@@ -195,7 +195,18 @@ class FoilPipeline:
             done += len(batch)
             report(progress, done, len(rows))
 
-    def _run_batch(self, batch: Sequence[InputRow], prov: dict[str, Any], validate: bool) -> Iterator[dict[str, Any]]:
+    def _run_batch(self, batch: Sequence[InputRow], prov: dict[str, Any], validate: bool) -> list[dict[str, Any]]:
+        """The records of one batch. Built with automatic garbage collection paused (see
+        :mod:`core.collector`): the batch allocates many short-lived objects and mid-batch full
+        collections used to cost more than the rules themselves."""
+        from core.collector import paused
+
+        with paused():
+            return list(self._batch_records(batch, prov, validate))
+
+    def _batch_records(
+        self, batch: Sequence[InputRow], prov: dict[str, Any], validate: bool
+    ) -> Iterator[dict[str, Any]]:
         usable: list[tuple[InputRow, str]] = []
         for row in batch:
             cleaned, problem = screen_sentence(row.sentence)
