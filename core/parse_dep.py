@@ -15,6 +15,7 @@ Graph conventions: ``docs/architecture.md`` ("Graph conventions") and ``docs/par
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Iterable, Sequence
@@ -36,6 +37,7 @@ _PLACEHOLDER_VAR = "e"
 
 _NLP_CACHE: dict[str, Any] = {}
 _NLP_LOCK = threading.Lock()
+log = logging.getLogger(__name__)
 
 
 def load_spacy(model: str = DEFAULT_MODEL) -> Any:
@@ -191,7 +193,16 @@ class DependencyParser:
             problem = "no alphabetic token in the sentence"
         if problem is not None:
             return self._failed(text, problem, tokens)
-        graph, alignment = GraphBuilder(doc, self.frames).build()
+        try:
+            graph, alignment = GraphBuilder(doc, self.frames).build()
+        except Exception as exc:  # a builder bug on one odd parse must not stop a batch (or a validation)
+            log.warning("graph builder failed on %r", text, exc_info=True)
+            return self._failed(
+                text,
+                f"the dependency-to-AMR builder failed on this sentence ({type(exc).__name__}: {exc}); "
+                "please report it with the sentence",
+                tokens,
+            )
         metadata = {"snt": text, "tok": " ".join(t.text for t in doc if not t.is_space)}
         graph.metadata.update(metadata)
         return ParsedSentence(

@@ -317,6 +317,12 @@ class GraphBuilder:
         return self.g.node(lemma, (tok.i,))
 
     # -- roles -------------------------------------------------------------------------------------------------
+    def _clause_var(self, tok: Any, built: str) -> str:
+        """The predicate variable of the clause headed by ``tok``; ``built`` (what _build returned) when
+        ``tok`` was not built as a clause (spaCy can attach a noun or a coordination as ``relcl``/``advcl``)."""
+        info = self.info.get(tok.i)
+        return info.var if info is not None else built
+
     def _subject_role(self, var: str, *, active: bool, has_obj: bool) -> str:
         if not active:
             return ":ARG1"
@@ -717,8 +723,9 @@ class GraphBuilder:
         if kv is None:
             return
         if p == "without" and obj.tag_ == "VBG":
-            g.add(self.info[obj.i].var, ":polarity", "-")
-            g.alignment[f"{self.info[obj.i].var}:polarity"] = (prep.i,)
+            neg = self._clause_var(obj, kv)
+            g.add(neg, ":polarity", "-")
+            g.alignment[f"{neg}:polarity"] = (prep.i,)
             role = ":manner"
         if p in TIME_PREPS:
             tvar = g.node(p if p != "till" else "until", (prep.i,))
@@ -760,8 +767,9 @@ class GraphBuilder:
         else:
             role = ":manner" if k.tag_ in ("VBG", "VBN") else ":mod"
         if word == "unless":
-            g.add(self.info[k.i].var, ":polarity", "-")
-            g.alignment[f"{self.info[k.i].var}:polarity"] = (mark.i,)
+            neg = self._clause_var(k, kv)
+            g.add(neg, ":polarity", "-")
+            g.alignment[f"{neg}:polarity"] = (mark.i,)
         g.add(var, role, kv)
 
     def _relcl(self, var: str, k: Any) -> None:
@@ -779,7 +787,7 @@ class GraphBuilder:
             has_subj = any(c.dep_ in _SUBJ_DEPS for c in k.children)
             has_obj = any(c.dep_ == "dobj" for c in k.children)
             if not has_subj:
-                role = self._subject_role(self.info[k.i].var, active=True, has_obj=has_obj)
+                role = self._subject_role(self._clause_var(k, kv), active=True, has_obj=has_obj)
             elif not has_obj:
                 role = ":ARG1"
             else:

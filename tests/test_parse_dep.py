@@ -450,3 +450,27 @@ def test_not_many_negates_the_quantifier(parser):
     assert has(p, "office", ":quant", "many")
     assert has(p, "many", ":polarity", "-")
     assert tokens(p, f"{var_of(p, 'many')}:polarity") == ["not"]
+
+
+def test_relative_pronoun_that_spacy_heads_as_a_clause(parser):
+    # A cut-off foil from Emma: spaCy makes "whom" itself a relcl with no verb; the builder used to
+    # raise KeyError here and, inside the round-trip validator, stop a whole `smithtui foils` run.
+    text = (
+        'Elton; and said, looking so very significantly at her, "that she did not pretend to understand '
+        'what his business might be, but she only knew that any man whom Mr.'
+    )
+    p = parser.parse_one(text)
+    assert p.ok, p.error
+    assert "pretend-01" in {c for _, _, c in p.graph.instances()}
+
+
+def test_a_builder_failure_is_a_per_sentence_error(parser, monkeypatch):
+    import core.parse_dep as parse_dep
+
+    def broken(self):
+        raise KeyError(33)
+
+    monkeypatch.setattr(parse_dep.GraphBuilder, "build", broken)
+    first, second = parser.parse(["The dog barks.", "The cat sleeps."])
+    assert not first.ok and not second.ok
+    assert "KeyError" in first.error and "report" in first.error
