@@ -22,13 +22,14 @@ Errors are values: an edit that cannot be realized gives ``Realization(text=sour
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from core import realize_morph as morph
 from core.progress import ProgressCallback, check_cancel, report
 from core.realize_work import NAME_ENTITIES, SUBJECT_DEPS, Sentence, Unrealizable, Work
-from core.types import Edit, Realization, Token
+from core.types import Edit, ParsedSentence, Realization, Token
 
 _NEG_WORDS = frozenset({"not", "n't", "never", "no", "cannot", "nobody", "nothing", "none", "nowhere", "neither"})
 _CONTRACTED_OPERATORS = {"wo": "will", "ca": "can", "sha": "shall", "ai": "is"}
@@ -46,6 +47,13 @@ class AlignedRealizer:
     """
 
     name = "aligned"
+    SENTENCE_CACHE = 256
+    """How many sources keep their :class:`Sentence` analysis between calls (a pipeline realizes a
+    batch, then the replacements of refused edits of the same sentences)."""
+
+    def __init__(self) -> None:
+        self._sentences: OrderedDict[int, tuple[ParsedSentence, Sentence]] = OrderedDict()
+        self._lock = threading.Lock()
 
     def generate(
         self,
@@ -55,16 +63,15 @@ class AlignedRealizer:
         cancel: threading.Event | None = None,
     ) -> list[Realization]:
         """One :class:`Realization` per edit, in order; never raises for a single bad edit."""
-        cache: dict[int, Sentence] = {}
         out: list[Realization] = []
         for n, edit in enumerate(edits):
             check_cancel(cancel)
-            out.append(self.realize(edit, cache))
+            out.append(self.realize(edit))
             report(progress, n + 1, len(edits))
         return out
 
-    def realize(self, edit: Edit, cache: dict[int, Sentence] | None = None) -> Realization:
-        """Realize one edit (``cache`` shares the per-sentence analysis between edits of one source)."""
+    def realize(self, edit: Edit) -> Realization:
+        """Realize one edit."""
         source = edit.source
         if not source.ok:
             return self._error(edit, f"the source sentence was not parsed: {source.error}")
@@ -77,13 +84,7 @@ class AlignedRealizer:
         op = _OPERATIONS.get(edit.rule)
         if op is None:
             return self._error(edit, f"unknown rule {edit.rule!r}")
-        key = id(source)
-        sent = cache.get(key) if cache is not None else None
-        if sent is None:
-            sent = Sentence(source.tokens, source.alignment)
-            if cache is not None:
-                cache[key] = sent
-        work = Work(sent)
+        work = Work(self._sentence(source))
         try:
             op(work, edit, _Concepts(edit))
         except Unrealizable as exc:
@@ -94,9 +95,24 @@ class AlignedRealizer:
         work.fix_articles()
         work.fix_capitals()
         text, spans = work.render()
-        if text == sent.text:
+        if text == work.sent.text:
             return self._error(edit, "the edit left the words unchanged")
         return Realization(text=text, changed_spans=spans, generator=self.name)
+
+    def _sentence(self, source: ParsedSentence) -> Sentence:
+        """The read-only analysis of ``source``, shared by all its edits (a small LRU keyed by identity)."""
+        key = id(source)
+        with self._lock:
+            hit = self._sentences.get(key)
+            if hit is not None and hit[0] is source:
+                self._sentences.move_to_end(key)
+                return hit[1]
+        sent = Sentence(source.tokens, source.alignment)
+        with self._lock:
+            self._sentences[key] = (source, sent)
+            while len(self._sentences) > self.SENTENCE_CACHE:
+                self._sentences.popitem(last=False)
+        return sent
 
     def _error(self, edit: Edit, message: str) -> Realization:
         return Realization(text=edit.source.text, generator=self.name, error=message)

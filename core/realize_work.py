@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from core import realize_morph as morph
 from core.types import Token
@@ -128,7 +129,7 @@ class Sentence:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class Slot:
     """One word of the foil: its text, the whitespace after it, and the source token it came from."""
 
@@ -148,7 +149,11 @@ class Work:
 
     def __init__(self, sent: Sentence) -> None:
         self.sent = sent
-        self.slots = [Slot(t.text, t.whitespace, t.i) for t in sent.tokens]
+
+    @cached_property
+    def slots(self) -> list[Slot]:
+        """One slot per source token, made on first use (many edits are refused before touching any)."""
+        return [Slot(t.text, t.whitespace, t.i) for t in self.sent.tokens]
 
     # -- lookup
     def index(self, src: int) -> int:

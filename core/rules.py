@@ -108,6 +108,7 @@ class _Index:
     order: list[str]  # variables in order of their :instance triple
     valid: bool = True  # the source graph passes validate_graph
     triples: frozenset[Triple] = frozenset()
+    with_name: frozenset[str] = frozenset()  # variables with a :name edge (named entities)
 
     @classmethod
     def of(cls, graph: penman.Graph, layout: bool = True) -> _Index:
@@ -130,7 +131,10 @@ class _Index:
                 attrs[s].append((r, t))
         laid = relayout(graph) if layout else graph
         valid = not validate_graph(laid) if layout else True
-        return cls(laid, concepts, out, into, attrs, order, valid=valid, triples=frozenset(graph.triples))
+        with_name = frozenset(v for v, edges in out.items() if any(r == ":name" for r, _ in edges))
+        return cls(
+            laid, concepts, out, into, attrs, order, valid=valid, triples=frozenset(graph.triples), with_name=with_name
+        )
 
     def negated(self, var: str) -> bool:
         return (POLARITY, "-") in self.attrs.get(var, ())
@@ -139,7 +143,7 @@ class _Index:
         return var in self.concepts and not self.out.get(var)
 
     def named(self, var: str) -> bool:
-        return any(r == ":name" for r, _ in self.out.get(var, ()))
+        return var in self.with_name
 
     def is_name(self, var: str) -> bool:
         """A name node (``(n / name :op1 "Mary")``, or the target of ``:name``), not the noun "name"."""
