@@ -13,6 +13,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from core.graph import write_penman
 from core.textio import atomic_write_csv, atomic_write_jsonl, atomic_writer
 from core.types import RULE_NAMES, FoilCandidate, Verdict
 
@@ -56,8 +57,6 @@ def foil_record(
     provenance: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The JSON record of one foil: texts, edit, graphs, changed span, verdicts, provenance."""
-    import penman
-
     edit = candidate.edit
     real = candidate.realization
     source = edit.source
@@ -78,7 +77,7 @@ def foil_record(
         "description": edit.description,
         "nodes": list(edit.nodes),
         "graph_before": source.penman,
-        "graph_after": penman.encode(edit.graph, indent=3),
+        "graph_after": write_penman(edit.graph, indent=3),  # = penman.encode, ~3x faster
         "changed_spans": [list(span) for span in real.changed_spans],
         "changed_text": [real.text[s:e] for s, e in real.changed_spans],
         "aligned_tokens": aligned,

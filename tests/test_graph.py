@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import penman
+import penman.epigraph
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from penman.layout import POP, Pop, Push
+from penman.surface import Alignment
 
 from core.errors import GraphError, SmithError
 from core.graph import (
+    _write_laid_out,
     add_attribute,
     children,
     concept,
@@ -26,6 +34,7 @@ from core.graph import (
     set_concept,
     swap_edge_targets,
     validate_graph,
+    write_penman,
 )
 
 CHASE = "(c / chase-01 :ARG0 (c2 / cat) :ARG1 (m / mouse))"
@@ -265,3 +274,218 @@ def test_remove_leaf_keeps_layout_and_falls_back_for_other_nodes():
     assert flat(remove_leaf(g, "l")) == "(d / deliver-01 :ARG0 (p / postman :quant 2 :mod (o / old)))"
     assert flat(remove_leaf(g, "p")) == "(d / deliver-01 :ARG1 (l / letter))"  # not a leaf: remove_node
     assert flat(remove_leaf(decode(HAPPY), "s")) == flat(remove_node(decode(HAPPY), "s"))  # reentrant
+
+
+# --------------------------------------------------------------------------- write_penman: penman.encode, faster
+
+INDENTS = (3, None, -1, 0, 6)
+ROOT = Path(__file__).resolve().parents[1]
+EDGE_CASES = [
+    "(d / dog)",
+    "(a)",  # no concept
+    "(a :ARG0 (b / bee))",
+    CHASE,
+    HAPPY,  # reentrancy: a bare variable
+    POSTMEN,
+    RELATIVE,  # inverted edge that opens a node
+    "(t / try-01 :ARG0 (d / dog :ARG0-of b) :ARG1 (b / bark-01))",  # inverted reentrancy, referenced before defined
+    "(a / a :ARG0 a)",  # self loop
+    '(p / person :name (n / name :op1 "Anna Smith" :op2 "say \\"hi\\"" :op3 "a~b") :polarity -)',
+    '(d / dog :quant 2 :value -1.5 :mod "" :mode imperative)',
+    "(c / chase-01~e.2 :ARG0~e.1 (c2 / cat~e.1) :ARG1 m~e.4 :polarity~e.3 -~e.3)",  # alignments, role alignments
+    "(s / see-01 :ARG0 (b / boy :ARG0-of~e.3 (r / run-01 :ARG1-of~e.5 (h / hurry-01))))",
+    '(p / person :name (n / name :op1 "True~x"~e.4))',  # a ~ inside a string
+    "# ::snt Hi there\n# ::empty\n(h / hello :mod (t / there))",  # metadata lines
+    "(a / and :op1 (b / b :mod (c / c :mod (d / d :mod (e / e :mod (f / f))))) :op2 f)",  # deep nesting
+]
+
+
+def same_as_encode(graph: penman.Graph, indent: int | None) -> None:
+    """write_penman gives what core.graph.encode gives (penman.encode unless it raises), error or text."""
+    try:
+        want = encode(graph, indent=indent)
+    except GraphError:
+        with pytest.raises(GraphError):
+            write_penman(graph, indent=indent)
+    else:
+        assert write_penman(graph, indent=indent) == want
+
+
+def native(graph: penman.Graph, indent: int | None = 3) -> bool:
+    """True when write_penman wrote the text itself, no fallback."""
+    return _write_laid_out(graph, indent) is not None
+
+
+@pytest.mark.parametrize("text", EDGE_CASES)
+def test_write_penman_matches_penman_encode(text):
+    g = decode(text)
+    for graph in (g, relayout(g)):
+        for indent in INDENTS:
+            assert native(graph, indent), (text, indent)
+            assert write_penman(graph, indent=indent) == penman.encode(graph, indent=indent), (text, indent)
+
+
+def test_write_penman_after_surgery_matches_penman_encode():
+    g = decode(POSTMEN)
+    edited = [
+        add_attribute(g, "o", ":polarity", "-"),
+        remove_attribute(add_attribute(g, "p", ":polarity", "-"), ("p", ":polarity", "-")),
+        remove_leaf(g, "o"),
+        remove_leaf(g, "l"),
+        remove_node(g, "p"),
+        set_concept(g, "d", "send-01"),
+        swap_edge_targets(g, ("d", ":ARG0", "p"), ("d", ":ARG1", "l")),
+        swap_edge_targets(g, ("p", ":mod", "o"), ("d", ":ARG1", "l")),
+        swap_edge_targets(decode(HAPPY), ("c", ":ARG0", "w"), ("c", ":ARG1", "h")),
+        remove_node(decode(RELATIVE), "i"),
+    ]
+    for graph in edited:
+        for indent in INDENTS:
+            assert native(graph, indent)
+            assert write_penman(graph, indent=indent) == penman.encode(graph, indent=indent)
+
+
+def test_write_penman_tolerates_what_penman_tolerates_without_improvising():
+    g = decode(POSTMEN)
+    no_pops = copy_graph(g)  # a triple that does not fit closes the open node, as penman does
+    for t, epis in no_pops.epidata.items():
+        no_pops.epidata[t] = [e for e in epis if e is not POP]
+    extra = copy_graph(g)  # superfluous Pops at the very end are ignored
+    extra.epidata[extra.triples[-1]] = [*extra.epidata[extra.triples[-1]], POP, POP]
+    for graph in (no_pops, extra):
+        for indent in INDENTS:
+            assert native(graph, indent)
+            assert write_penman(graph, indent=indent) == penman.encode(graph, indent=indent)
+
+
+class Note(penman.epigraph.Epidatum):
+    """An epidatum penman does not print (it warns and ignores it)."""
+
+
+def _fallbacks() -> dict[str, penman.Graph]:
+    g = decode(POSTMEN)
+    out = {"bare triples": penman.Graph(g.triples, top="d")}
+
+    def variant(name, triple, change):
+        graph = copy_graph(g)
+        graph.epidata[triple] = change(list(graph.epidata.get(triple, [])))
+        out[name] = graph
+
+    variant("missing Push", ("d", ":ARG1", "l"), lambda epis: [])
+    variant("second Push for a node", ("p", ":quant", "2"), lambda epis: [*epis, Push("o")])
+    variant("Push on an instance", ("l", ":instance", "letter"), lambda epis: [Push("l"), *epis])
+    variant("Push of a stranger", ("p", ":quant", "2"), lambda epis: [Push("zz")])
+    variant("two Pushes", ("d", ":ARG1", "l"), lambda epis: [*epis, Push("d")])
+    variant("unknown epidatum", ("p", ":quant", "2"), lambda epis: [Note()])
+    variant("Pop on the edge that opens a node", ("p", ":mod", "o"), lambda epis: [*epis, POP])
+    variant("top closed early", ("d", ":instance", "deliver-01"), lambda epis: [POP])
+    variant("alignment on a nested node", ("d", ":ARG0", "p"), lambda epis: [*epis, Alignment((3,))])
+    out["other top"] = penman.Graph(g.triples, top="p", epidata=g.epidata)
+    concept_late = copy_graph(g)  # penman prints a concept first even when its triple comes later
+    t = concept_late.triples
+    t[0], t[1] = t[1], t[0]
+    out["concept after an edge"] = concept_late
+    dup = copy_graph(g)
+    dup.triples.append(("d", ":ARG1", "l"))  # a duplicate triple shares the Push of the first
+    out["duplicate triple"] = dup
+    out["empty"] = penman.Graph([], top=None)
+    return out
+
+
+@pytest.mark.parametrize("name", list(_fallbacks()))
+def test_write_penman_falls_back_to_encode_on_other_layouts(name):
+    graph = _fallbacks()[name]
+    for indent in INDENTS:
+        assert not native(graph, indent), (name, indent)
+        same_as_encode(graph, indent)
+
+
+def test_write_penman_odd_indents_fall_back_and_odd_values_match():
+    g = decode(CHASE)
+    assert not native(g, indent=True)  # penman takes a bool as a number of spaces; left to it
+    assert write_penman(g, indent=True) == penman.encode(g, indent=True)
+    odd = copy_graph(g)
+    odd.triples.append(("c", ":quant", 2))  # not a string: written through the careful path
+    odd.epidata[("c", ":quant", 2)] = []
+    for indent in INDENTS:
+        assert write_penman(odd, indent=indent) == penman.encode(odd, indent=indent)
+
+
+@pytest.mark.shared_data
+def test_write_penman_on_the_little_prince(shared_data):
+    path = shared_data / "amr" / "little_prince_v3_dev.txt"
+    if not path.exists():
+        pytest.skip(f"{path} not present")
+    graphs = penman.load(str(path))
+    assert len(graphs) > 100
+    for g in graphs:
+        for graph in (g, relayout(g)):
+            for indent in (3, None):
+                assert native(graph, indent)
+                assert write_penman(graph, indent=indent) == penman.encode(graph, indent=indent)
+
+
+def test_write_penman_on_every_rule_edit_of_the_sample_sentences():
+    from core.pipeline import FoilPipeline
+
+    sentences = [s for s in (ROOT / "sample_data" / "sentences.txt").read_text().splitlines() if s.strip()]
+    pipe = FoilPipeline.from_settings()
+    graphs = [e.graph for p in pipe.parse(sentences) for edits in pipe.edits(p).values() for e in edits]
+    assert len(graphs) > 50
+    for graph in graphs:
+        for indent in (3, None):
+            assert native(graph, indent)
+            assert write_penman(graph, indent=indent) == penman.encode(graph, indent=indent)
+
+
+# Random trees, written as PENMAN, decoded, re-laid out, edited and their layout markers shuffled.
+
+
+@st.composite
+def penman_text(draw) -> str:
+    defined: list[str] = []
+    roles = st.sampled_from([":ARG0", ":ARG1", ":mod", ":ARG0-of", ":ARG1-of", ":op1", ":consist-of", ":domain"])
+    align = st.sampled_from(["", "", "", "~e.1", "~3,4"])
+
+    def node(depth: int) -> str:
+        var = f"v{len(defined)}"
+        defined.append(var)
+        concept = draw(st.sampled_from(["dog", "bark-01", "and", "name", "thing"]))
+        parts = [f"({var} / {concept}{draw(align)}"]
+        for _ in range(draw(st.integers(0, 3 if depth < 3 else 0))):
+            kind = draw(st.sampled_from(["node", "node", "attr", "reentrant"]))
+            role = draw(roles) + draw(align)
+            if kind == "node":
+                parts.append(f"{role} {node(depth + 1)}")
+            elif kind == "attr":
+                role = draw(st.sampled_from([":polarity", ":quant", ":op2", ":wiki"])) + draw(align)
+                value = draw(st.sampled_from(["-", "2", '"New York"', '"a \\"b\\""', "imperative", "-1.5"]))
+                parts.append(f"{role} {value}{draw(align)}")
+            else:
+                parts.append(f"{role} {draw(st.sampled_from(defined))}")
+        return " ".join(parts) + ")"
+
+    return node(0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(penman_text(), st.randoms(use_true_random=False))
+def test_write_penman_property(text, rnd):
+    g = penman.decode(text)
+    graphs = [g, relayout(g)]
+    leaves = [v for v in sorted(g.variables()) if v != g.top and is_leaf(g, v)]
+    if leaves:
+        graphs.append(remove_leaf(g, rnd.choice(leaves)))
+        graphs.append(add_attribute(g, rnd.choice(leaves), ":polarity", "-"))
+    for graph in graphs:
+        for indent in (3, None):
+            assert write_penman(graph, indent=indent) == penman.encode(graph, indent=indent)
+    shuffled = copy_graph(g)  # layout markers moved, dropped or doubled: exact text or a fallback to encode
+    markers = [e for epis in shuffled.epidata.values() for e in epis if isinstance(e, Push | Pop)]
+    for epis in shuffled.epidata.values():
+        epis[:] = [e for e in epis if not isinstance(e, Push | Pop)]
+    for marker in markers:
+        if rnd.random() < 0.8:
+            shuffled.epidata.setdefault(rnd.choice(shuffled.triples), []).append(marker)
+    for indent in (3, None):
+        same_as_encode(shuffled, indent)
