@@ -227,8 +227,8 @@ class Work:
                     continue
                 prev_k = kept[n - 1] if n > 0 else None
                 next_k = kept[n + 1] if n + 1 < len(kept) else None
-                gap_before = prev_k is None or any(s.deleted for s in self.slots[prev_k + 1 : k])
-                gap_after = next_k is not None and any(s.deleted for s in self.slots[k + 1 : next_k])
+                gap_before = prev_k is None or k > prev_k + 1  # slots between kept ones are deleted
+                gap_after = next_k is not None and next_k > k + 1
                 leading = all(not self.slots[j].is_word for j in kept[:n])
                 dangling = next_k is not None and self.slots[next_k].text in _CLOSING_PUNCT
                 follows_deleted = k > 0 and self.slots[k - 1].deleted  # "the big, red ball" minus "big"
@@ -281,26 +281,24 @@ class Work:
     # -- output
     def render(self) -> tuple[str, tuple[tuple[int, int], ...]]:
         """The foil text and the merged character spans that changed (deletions give zero-width spans)."""
-        kept = self._kept()
+        slots = self.slots
+        kept = self._kept()  # every slot between two kept ones is deleted
         parts: list[str] = []
-        spans: list[tuple[int, int]] = []
+        spans: list[tuple[int, int]] = [(0, 0)] if kept and kept[0] > 0 else []
         pos = 0
-        if kept and any(s.deleted for s in self.slots[: kept[0]]):
-            spans.append((0, 0))
         for n, k in enumerate(kept):
-            slot = self.slots[k]
-            start = pos
-            parts.append(slot.text)
-            pos += len(slot.text)
+            slot = slots[k]
+            end = pos + len(slot.text)
             if slot.changed:
-                spans.append((start, pos))
-            nxt = kept[n + 1] if n + 1 < len(kept) else len(self.slots)
-            ws = self.slots[nxt - 1].ws
-            parts.append(ws)
-            pos += len(ws)
-            if nxt > k + 1 and any(s.deleted for s in self.slots[k + 1 : nxt]):
+                spans.append((pos, end))
+            nxt = kept[n + 1] if n + 1 < len(kept) else len(slots)
+            ws = slots[nxt - 1].ws
+            parts += (slot.text, ws)
+            pos = end + len(ws)
+            if nxt > k + 1:
                 spans.append((pos, pos))
-        return "".join(parts), _merge_spans(spans, "".join(parts))
+        text = "".join(parts)
+        return text, _merge_spans(spans, text)
 
 
 def _merge_spans(spans: list[tuple[int, int]], text: str) -> tuple[tuple[int, int], ...]:
