@@ -180,7 +180,53 @@ def _source_lemmas(wn: Any, lemma: str, pos: str) -> list[Any]:
     return found
 
 
-_COUNTS: dict[str, int] | None = None
+_COUNTS: dict[str, int] | None = None  # sense key -> tagged-corpus count
+_WORD_COUNTS: dict[str, int] | None = None  # lemma name -> counts summed over its senses (None: no index.sense)
+
+
+def _sense_keys(reader: Any) -> set[str] | None:
+    """Every sense key of this WordNet (from ``index.sense``), or None when the file is missing."""
+    keys: set[str] = set()
+    try:
+        with reader.open("index.sense") as fh:
+            for raw in fh:
+                line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+                keys.add(line.partition(" ")[0])
+    except OSError:
+        return None
+    return keys
+
+
+def _load_counts() -> dict[str, int]:
+    """Read ``cntlist.rev`` once into :data:`_COUNTS` (and :data:`_WORD_COUNTS`)."""
+    global _COUNTS, _WORD_COUNTS
+    if _COUNTS is None:
+        counts: dict[str, int] = {}
+        words: dict[str, int] = {}  # filled only from keys index.sense knows
+        reader = wordnet()  # takes _LOCK itself: load it before taking the lock here
+        with _LOCK:
+            if _COUNTS is not None:
+                return _COUNTS
+            try:
+                with reader.open("cntlist.rev") as fh:
+                    for raw in fh:
+                        line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+                        key, _, rest = line.partition(" ")
+                        if rest:
+                            counts[key] = int(rest.rsplit(" ", 1)[-1])
+            except OSError:  # no count file: every sense counts 0, as nltk would say
+                pass
+            senses = _sense_keys(reader)
+            if senses is not None:
+                # Only keys of existing senses, as nltk writes them: cntlist.rev also holds keys with
+                # adjective markers ("some(a)") and stale keys, which Lemma.count() never matches.
+                for key, n in counts.items():
+                    if key in senses:
+                        word = key.partition("%")[0]
+                        words[word] = words.get(word, 0) + n
+            _WORD_COUNTS = words if senses is not None else None
+            _COUNTS = counts
+    return _COUNTS
 
 
 def sense_count(lemma: Any) -> int:
@@ -192,24 +238,10 @@ def sense_count(lemma: Any) -> int:
     >>> sense_count(wordnet().lemma("dog.n.01.dog")) > 0
     True
     """
-    global _COUNTS
-    if _COUNTS is None:
-        counts: dict[str, int] = {}
-        reader = wordnet()  # takes _LOCK itself: load it before taking the lock here
-        with _LOCK:
-            try:
-                with reader.open("cntlist.rev") as fh:
-                    for raw in fh:
-                        line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-                        key, _, rest = line.partition(" ")
-                        if rest:
-                            counts[key] = int(rest.rsplit(" ", 1)[-1])
-            except OSError:  # no count file: every sense counts 0, as nltk would say
-                pass
-            _COUNTS = counts
+    counts = _COUNTS if _COUNTS is not None else _load_counts()
     if getattr(lemma, "_lang", "eng") != "eng":
         return 0
-    return _COUNTS.get(lemma.key(), 0)
+    return counts.get(lemma.key(), 0)
 
 
 def _query(lemma: str, pos: str, lookup: Callable[[str, str], tuple[Candidate, ...]]) -> list[Candidate]:
@@ -222,16 +254,23 @@ def _query(lemma: str, pos: str, lookup: Callable[[str, str], tuple[Candidate, .
         return list(lookup(_key(lemma), p))
 
 
-@lru_cache(maxsize=65536)
 def word_frequency(word: str) -> int:
     """Tagged-corpus frequency of a word form over all its senses and POS (0 = rare in WordNet's corpus).
+
+    The sum of :func:`sense_count` over ``wordnet().lemmas(word)``, read from a per-word table built
+    with the sense counts: asking nltk would load every synset of the word (most of the cost of a
+    first lookup).
 
     >>> word_frequency("feline") > 0, word_frequency("diapsid")
     (True, 0)
     """
-    wn = wordnet()
-    with _QUERY_LOCK:
-        return sum(sense_count(lem) for lem in wn.lemmas(_key(word)))
+    if _COUNTS is None:
+        _load_counts()
+    if _WORD_COUNTS is None:  # no index.sense to build the table from: ask nltk
+        wn = wordnet()
+        with _QUERY_LOCK:
+            return sum(sense_count(lem) for lem in wn.lemmas(_key(word)))
+    return _WORD_COUNTS.get(_key(word), 0)
 
 
 # --------------------------------------------------------------------------- antonyms
@@ -442,4 +481,3 @@ def clear_cache() -> None:
     """Forget cached lookups (tests; after changing ``nltk.data.path``)."""
     _antonyms.cache_clear()
     _hypernyms.cache_clear()
-    word_frequency.cache_clear()
