@@ -22,7 +22,6 @@ Errors are values: an edit that cannot be realized gives ``Realization(text=sour
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -52,8 +51,7 @@ class AlignedRealizer:
     batch, then the replacements of refused edits of the same sentences)."""
 
     def __init__(self) -> None:
-        self._sentences: OrderedDict[int, tuple[ParsedSentence, Sentence]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._sentences: dict[int, tuple[ParsedSentence, Sentence]] = {}
 
     def generate(
         self,
@@ -100,18 +98,16 @@ class AlignedRealizer:
         return Realization(text=text, changed_spans=spans, generator=self.name)
 
     def _sentence(self, source: ParsedSentence) -> Sentence:
-        """The read-only analysis of ``source``, shared by all its edits (a small LRU keyed by identity)."""
-        key = id(source)
-        with self._lock:
-            hit = self._sentences.get(key)
-            if hit is not None and hit[0] is source:
-                self._sentences.move_to_end(key)
-                return hit[1]
+        """The read-only analysis of ``source``, shared by all its edits (cached by identity; the cache
+        is emptied when full, which suits batches). Safe across threads: dict reads and writes are
+        atomic, and two threads racing on one source at worst build its analysis twice."""
+        hit = self._sentences.get(id(source))
+        if hit is not None and hit[0] is source:
+            return hit[1]
         sent = Sentence(source.tokens, source.alignment)
-        with self._lock:
-            self._sentences[key] = (source, sent)
-            while len(self._sentences) > self.SENTENCE_CACHE:
-                self._sentences.popitem(last=False)
+        if len(self._sentences) >= self.SENTENCE_CACHE:
+            self._sentences.clear()
+        self._sentences[id(source)] = (source, sent)
         return sent
 
     def _error(self, edit: Edit, message: str) -> Realization:

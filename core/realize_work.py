@@ -56,6 +56,7 @@ class Sentence:
         words = [t.i for t in self.tokens if any(ch.isalpha() for ch in t.text)]
         self.first_word = words[0] if words else 0
         self.text = "".join(t.text + t.whitespace for t in self.tokens)
+        self.articles = frozenset(t.i for t in self.tokens if t.text.lower() in ("a", "an"))
         self._subtrees: dict[int, tuple[int, ...]] = {}
 
     def tok(self, i: int) -> Token:
@@ -217,6 +218,9 @@ class Work:
     def fix_punctuation(self) -> None:
         """Drop a comma/semicolon/colon left dangling by a deletion: sentence-initial, before other
         punctuation, or right after the deleted word."""
+        slots = self.slots
+        if not any(s.deleted for s in slots) and not (slots and slots[0].text in _CLAUSE_PUNCT):
+            return  # nothing dangles without a deletion, except a sentence-initial comma
         changed = True
         while changed:
             changed = False
@@ -239,6 +243,8 @@ class Work:
 
     def fix_articles(self) -> None:
         """Re-choose ``a``/``an`` wherever the word after an article changed or moved."""
+        if not any(s.text.lower() in ("a", "an") for s in self.slots if s.changed or s.src in self.sent.articles):
+            return
         kept = self._kept()
         for n, k in enumerate(kept):
             slot = self.slots[k]

@@ -68,7 +68,9 @@ class ParsedSentence:
     @cached_property
     def penman(self) -> str:
         """The graph in PENMAN notation (encoded once: every foil record of the sentence repeats it)."""
-        return penman.encode(self.graph, indent=3)
+        from core.graph import write_penman
+
+        return write_penman(self.graph, indent=3)
 
 
 @dataclass(frozen=True)
@@ -102,9 +104,9 @@ class Edit:
         """The edited graph (built now if the rule handed over a builder)."""
         return self.edited if isinstance(self.edited, penman.Graph) else self.edited()
 
-    @property
+    @cached_property
     def key(self) -> str:
-        """A stable identifier of the edit within its sentence."""
+        """A stable identifier of the edit within its sentence (sampling sorts by it)."""
         return f"{self.rule}:{self.variant}:{','.join(self.nodes)}:{self.description}"
 
 
