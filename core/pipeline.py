@@ -218,7 +218,8 @@ class FoilPipeline:
         from core.rules import reserve_edits
 
         jobs: list[tuple[InputRow, Edit]] = []
-        reserves: dict[tuple[str, str], list[Edit]] = {}  # (row id, rule) -> replacement edits
+        # id(row) -> (all edits by rule, picked, seed); rows are keyed by identity (ids may repeat in a file)
+        enumerated: dict[int, tuple[dict[str, list[Edit]], list[Edit], int]] = {}
         for (row, _), parsed in zip(usable, parsed_all, strict=True):
             if not parsed.ok:
                 yield error_record(row.id, row.sentence, row.paraphrase, "parse", parsed.error or "parse failed", prov)
@@ -226,29 +227,35 @@ class FoilPipeline:
             try:
                 by_rule = self.edits(parsed)
                 edits = self.sample(parsed, by_rule)
-                seed = sentence_seed(self.settings.seed, parsed.text)
-                for rule, rest in reserve_edits(by_rule, edits, seed).items():
-                    reserves[(row.id, rule)] = rest
             except Exception as exc:  # a rule bug must not stop the run; the record says what happened
                 yield error_record(row.id, row.sentence, row.paraphrase, "rules", f"{type(exc).__name__}: {exc}", prov)
                 continue
             if not edits:
                 yield error_record(row.id, row.sentence, row.paraphrase, "rules", "no rule applies", prov)
+            enumerated[id(row)] = (by_rule, edits, sentence_seed(self.settings.seed, parsed.text))
             jobs.extend((row, e) for e in edits)
         candidates = self.realize([e for _, e in jobs])
         # An edit the realizer refuses is replaced by the rule's next edit for that sentence (seeded order),
         # up to REPLACEMENT_TRIES times per slot; the last refusal stays as the slot's error record.
+        reserves: dict[tuple[int, str], list[Edit]] = {}  # (id(row), rule) -> replacements, made on first need
+
+        def reserve(row: InputRow, rule: str) -> list[Edit]:
+            key = (id(row), rule)
+            if key not in reserves:
+                by_rule, picked, seed = enumerated[id(row)]
+                reserves[key] = reserve_edits(by_rule, picked, seed, rules=(rule,))[rule]
+            return reserves[key]
+
+        failing = [i for i, c in enumerate(candidates) if c.realization.error is not None]
         for _ in range(REPLACEMENT_TRIES):
-            retry = [
-                (i, reserves[(jobs[i][0].id, jobs[i][1].rule)].pop(0))
-                for i, c in enumerate(candidates)
-                if c.realization.error is not None and reserves.get((jobs[i][0].id, jobs[i][1].rule))
-            ]
+            retry = [(i, reserve(jobs[i][0], jobs[i][1].rule)) for i in failing]
+            retry = [(i, rest.pop(0)) for i, rest in retry if rest]
             if not retry:
                 break
             for (i, edit), cand in zip(retry, self.realize([e for _, e in retry]), strict=True):
                 jobs[i] = (jobs[i][0], edit)
                 candidates[i] = cand
+            failing = [i for i, _ in retry if candidates[i].realization.error is not None]
         ok = [i for i, c in enumerate(candidates) if c.realization.error is None]
         verdicts: list[list[Verdict]] = [[] for _ in candidates]
         if validate and ok:

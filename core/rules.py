@@ -606,14 +606,18 @@ def sample_edits(edits_by_rule: Mapping[str, Sequence[Edit]], per_rule: int, see
 
 
 def reserve_edits(
-    edits_by_rule: Mapping[str, Sequence[Edit]], picked: Sequence[Edit], seed: int
+    edits_by_rule: Mapping[str, Sequence[Edit]],
+    picked: Sequence[Edit],
+    seed: int,
+    rules: Sequence[str] | None = None,
 ) -> dict[str, list[Edit]]:
-    """Per rule, the edits :func:`sample_edits` did not pick, in a seeded order: replacements to try
-    when a picked edit cannot be realized on the surface (deterministic, order-independent like the sample).
+    """Per rule (of ``rules``, default all), the edits :func:`sample_edits` did not pick, in a seeded
+    order: replacements to try when a picked edit cannot be realized on the surface (deterministic,
+    order-independent like the sample; a rule's list does not depend on which other rules are asked for).
     """
     taken = {id(e) for e in picked}
     out: dict[str, list[Edit]] = {}
-    for rule in sorted(edits_by_rule, key=_rule_order):
+    for rule in sorted(edits_by_rule if rules is None else set(rules) & set(edits_by_rule), key=_rule_order):
         rest = sorted((e for e in edits_by_rule[rule] if id(e) not in taken), key=lambda e: e.key)
         random.Random(f"{seed}:{rule}:reserve").shuffle(rest)
         out[rule] = rest

@@ -426,6 +426,9 @@ def test_reserve_edits_are_the_unpicked_edits_in_a_seeded_order():
     reversed_dict = {rule: list(reversed(by_rule[rule])) for rule in reversed(list(by_rule))}
     again = reserve_edits(reversed_dict, sample_edits(reversed_dict, per_rule=1, seed=7), seed=7)
     assert {r: [e.key for e in es] for r, es in again.items()} == {r: [e.key for e in es] for r, es in reserve.items()}
+    for rule in by_rule:  # asking for one rule (the pipeline does, lazily) gives that rule's same list
+        alone = reserve_edits(by_rule, picked, seed=7, rules=(rule,))
+        assert list(alone) == [rule] and [e.key for e in alone[rule]] == [e.key for e in reserve[rule]]
 
 
 def test_rs_two_leaf_leaves_list_members_alone_and_swaps_entities_of_one_kind():
