@@ -267,10 +267,15 @@ def word_frequency(word: str) -> int:
     if _COUNTS is None:
         _load_counts()
     if _WORD_COUNTS is None:  # no index.sense to build the table from: ask nltk
-        wn = wordnet()
-        with _QUERY_LOCK:
-            return sum(sense_count(lem) for lem in wn.lemmas(_key(word)))
+        return _word_frequency_from_synsets(_key(word))
     return _WORD_COUNTS.get(_key(word), 0)
+
+
+@lru_cache(maxsize=65536)
+def _word_frequency_from_synsets(key: str) -> int:
+    wn = wordnet()
+    with _QUERY_LOCK:
+        return sum(sense_count(lem) for lem in wn.lemmas(key))
 
 
 # --------------------------------------------------------------------------- antonyms
@@ -481,3 +486,4 @@ def clear_cache() -> None:
     """Forget cached lookups (tests; after changing ``nltk.data.path``)."""
     _antonyms.cache_clear()
     _hypernyms.cache_clear()
+    _word_frequency_from_synsets.cache_clear()

@@ -188,3 +188,24 @@ def test_concurrent_queries_from_worker_threads_agree_with_sequential_ones():
     lexicon.clear_cache()
     sequential = [query(item) for item in words * 4]
     assert concurrent == sequential
+
+
+def test_word_frequency_table_agrees_with_nltk_sense_counts():
+    # The table (from cntlist.rev, keys of existing senses only) must say what summing Lemma counts
+    # over wn.lemmas(word) says, without loading synsets. The oracle counts each sense once: nltk
+    # can list a lemma twice when morphy finds two base forms of one word ("cutlass", "cutlas").
+    import random
+
+    wn = lexicon.wordnet()
+    names = sorted(wn._lemma_pos_offset_map)
+    words = [*random.Random(5).sample(names, 400), "several", "floating", "feline", "diapsid", "geese", "Dog"]
+    for word in words:
+        unique = {lem.key(): lem for lem in wn.lemmas(lexicon._key(word))}
+        expected = sum(lexicon.sense_count(lem) for lem in unique.values())
+        assert lexicon.word_frequency(word) == expected, word
+
+
+def test_word_frequency_falls_back_to_nltk_without_index_sense(monkeypatch):
+    monkeypatch.setattr(lexicon, "_WORD_COUNTS", None)
+    lexicon._word_frequency_from_synsets.cache_clear()
+    assert lexicon.word_frequency("feline") > 0 and lexicon.word_frequency("diapsid") == 0
