@@ -130,3 +130,19 @@ def test_heatmap_and_downsample_helpers() -> None:
     assert lines[0] == "t" and "–" in lines[2] and "0.20" in lines[3]
     assert any(span.style and "rgb" in str(span.style) for span in text.spans)
     assert len(downsample(np.arange(1000.0), 100)) == 100
+
+
+def test_run_and_cancel_buttons_work_like_the_keys(source: RegistrySource) -> None:
+    async def scenario() -> None:
+        slow = _SlowSource(source)
+        screen = VariationScreen(Settings(), books=[str(TINY)], models=["bow"], source=slow)
+        app = Host(screen)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.click("#var-run")
+            await _wait(pilot, slow.started.is_set)
+            assert screen.query_one("#var-run").disabled and not screen.query_one("#var-cancel").disabled
+            await pilot.click("#var-cancel")
+            await _wait(pilot, lambda: "cancelled" in _status(screen))
+            assert not screen.query_one("#var-run").disabled and screen.query_one("#var-cancel").disabled
+
+    asyncio.run(scenario())

@@ -23,12 +23,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, ProgressBar, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from core.config import Settings
-from core.errors import CancelledError, SmithError
+from core.errors import SmithError
+from smithtui.screens.job import JobScreen
 
 DEFAULT_MODELS = ("use-v3", "e5-small")
 
@@ -57,8 +57,10 @@ def diff_words(reference: str, changed: str, *, style: str = "bold reverse red")
     return out
 
 
-class CLSDScreen(Screen):
+class CLSDScreen(JobScreen):
     """Cross-lingual semantic discrimination: P@1 by direction and condition, and the rows a model got wrong."""
+
+    PREFIX = "clsd"
 
     BINDINGS: ClassVar[list[Binding]] = [
         Binding("ctrl+r", "run", "Run"),
@@ -99,11 +101,6 @@ class CLSDScreen(Screen):
     class Finished(Message):
         report: Any  # core.clsd.run.CLSDReport
 
-    @dataclass
-    class Failed(Message):
-        message: str
-        hint: str = ""
-
     def __init__(
         self,
         settings: Settings,
@@ -121,7 +118,6 @@ class CLSDScreen(Screen):
         self._pivot = pivot
         self._models = list(models) if models is not None else list(DEFAULT_MODELS)
         self._columns = columns
-        self._cancel: threading.Event | None = None
         self.report: Any = None
         self._results: list[Any] = []
         self._current: tuple[str, str, str] | None = None
@@ -180,14 +176,6 @@ class CLSDScreen(Screen):
 
     # ----- actions -------------------------------------------------------------------------------
 
-    @on(Button.Pressed, "#clsd-run")
-    def _pressed_run(self) -> None:
-        self.action_run()
-
-    @on(Button.Pressed, "#clsd-cancel")
-    def _pressed_cancel(self) -> None:
-        self.action_cancel()
-
     def action_run(self) -> None:
         data = self.query_one("#clsd-data", Input).value.strip()
         pivot = self.query_one("#clsd-pivot", Input).value.strip()
@@ -196,24 +184,15 @@ class CLSDScreen(Screen):
         if not data or not models:
             self._status("name a set and tick at least one model", error=True)
             return
-        self._cancel = threading.Event()
         self._results = []
         self.report = None
         self._current = None
         self.query_one("#clsd-results", DataTable).clear()
         self.query_one("#clsd-wrong", DataTable).clear()
         self.query_one("#clsd-detail", Static).update("")
-        self.query_one("#clsd-run", Button).disabled = True
-        self.query_one("#clsd-cancel", Button).disabled = False
-        self.query_one("#clsd-progress", ProgressBar).update(total=None, progress=0)
         pos = self.query_one("#clsd-pos", Checkbox).value
-        self._status(f"starting: {len(models)} model(s)")
-        self._evaluate(data, pivot, columns, models, pos, self._cancel)
-
-    def action_cancel(self) -> None:
-        if self._cancel is not None and not self._cancel.is_set():
-            self._cancel.set()
-            self._status("cancelling…")
+        cancel = self._start(f"starting: {len(models)} model(s)")
+        self._evaluate(data, pivot, columns, models, pos, cancel)
 
     def action_focus_wrong(self) -> None:
         self.query_one("#clsd-wrong", DataTable).focus()
@@ -230,7 +209,7 @@ class CLSDScreen(Screen):
         from core.clsd.data import PIVOT, check_pivot, read_dataset
         from core.clsd.run import run_clsd
 
-        try:
+        def job() -> Any:
             kwargs: dict[str, Any] = {}
             if columns:
                 parts = [c.strip() for c in columns.split(",")]
@@ -240,7 +219,7 @@ class CLSDScreen(Screen):
             self.post_message(self.Status("reading the set"))
             data = read_dataset(data_path, **kwargs)
             pivot = check_pivot(data, read_dataset(pivot_path, condition=PIVOT, **kwargs)) if pivot_path else None
-            report = run_clsd(
+            return run_clsd(
                 data,
                 models,
                 pivot=pivot,
@@ -252,14 +231,8 @@ class CLSDScreen(Screen):
                 status=lambda text: self.post_message(self.Status(text)),
                 on_result=lambda r: self.post_message(self.ResultReady(r)),
             )
-        except CancelledError:
-            self.post_message(self.Failed("cancelled"))
-        except SmithError as exc:
-            self.post_message(self.Failed(exc.message, exc.hint))
-        except Exception as exc:  # a bug: show it rather than kill the app
-            self.post_message(self.Failed(f"unexpected error: {type(exc).__name__}: {exc}"))
-        else:
-            self.post_message(self.Finished(report))
+
+        self._report(job, self.Finished)
 
     # ----- messages ------------------------------------------------------------------------------
 
@@ -292,10 +265,6 @@ class CLSDScreen(Screen):
         if msg.report.results:
             self._show_wrong(0)
 
-    def on_clsdscreen_failed(self, msg: Failed) -> None:
-        self._done()
-        self._status(msg.message + (f" (hint: {msg.hint})" if msg.hint else ""), error=msg.message != "cancelled")
-
     @on(DataTable.RowHighlighted, "#clsd-results")
     def _result_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if self.report is not None:
@@ -306,14 +275,6 @@ class CLSDScreen(Screen):
         self._show_detail(event.cursor_row)
 
     # ----- rendering -----------------------------------------------------------------------------
-
-    def _done(self) -> None:
-        self.query_one("#clsd-run", Button).disabled = False
-        self.query_one("#clsd-cancel", Button).disabled = True
-        self._cancel = None
-
-    def _status(self, text: str, *, error: bool = False) -> None:
-        self.query_one("#clsd-status", Label).update(Text(text, style="bold red" if error else ""))
 
     def _show_wrong(self, index: int) -> None:
         from core.clsd.data import direction_label

@@ -19,16 +19,15 @@ from typing import Any, ClassVar
 import numpy as np
 from rich.style import Style
 from rich.text import Text
-from textual import on, work
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, ProgressBar, Sparkline, Static
 
 from core.config import Settings
-from core.errors import CancelledError, SmithError
+from smithtui.screens.job import JobScreen
 
 FRACTIONS = ("paf", "naf", "ddaf")
 _LABELS = {"paf": "PAF", "naf": "NAF", "ddaf": "DDAF (row +, col -)", "ssm_corr": "SSM r", "series_corr": "series r"}
@@ -100,8 +99,10 @@ def downsample(values: np.ndarray, bins: int) -> list[float]:
     return [float(v[a:b].mean()) for a, b in itertools.pairwise(edges) if b > a]
 
 
-class VariationScreen(Screen):
+class VariationScreen(JobScreen):
     """Semantic variation across embedding models, with progress, cancel and agreement heatmaps."""
+
+    PREFIX = "var"
 
     BINDINGS: ClassVar[list[Binding]] = [
         Binding("ctrl+r", "run", "Run"),
@@ -138,11 +139,6 @@ class VariationScreen(Screen):
     class Finished(Message):
         run: Any  # core.variation.run.VariationRun
 
-    @dataclass
-    class Failed(Message):
-        message: str
-        hint: str = ""
-
     def __init__(
         self,
         settings: Settings,
@@ -160,7 +156,6 @@ class VariationScreen(Screen):
         self._models = list(models) if models is not None else list(settings.models.embedders)
         self._source = source
         self._max_sentences = max_sentences
-        self._cancel: threading.Event | None = None
         self.run_result: Any = None
         self._fraction = 0
         self._series_model = 0
@@ -192,31 +187,14 @@ class VariationScreen(Screen):
 
     # ----- actions -------------------------------------------------------------------------------
 
-    @on(Button.Pressed, "#var-run")
-    def _pressed_run(self) -> None:
-        self.action_run()
-
-    @on(Button.Pressed, "#var-cancel")
-    def _pressed_cancel(self) -> None:
-        self.action_cancel()
-
     def action_run(self) -> None:
         books = [b.strip() for b in self.query_one("#var-books", Input).value.split(",") if b.strip()]
         models = tuple(m.strip() for m in self.query_one("#var-models", Input).value.split(",") if m.strip())
         if not books or not models:
             self._status("name at least one book and one model", error=True)
             return
-        self._cancel = threading.Event()
-        self.query_one("#var-run", Button).disabled = True
-        self.query_one("#var-cancel", Button).disabled = False
-        self.query_one("#var-progress", ProgressBar).update(total=None, progress=0)
-        self._status(f"starting: {len(books)} book(s), {len(models)} model(s)")
-        self._analyse(books, models, self._cancel)
-
-    def action_cancel(self) -> None:
-        if self._cancel is not None and not self._cancel.is_set():
-            self._cancel.set()
-            self._status("cancelling…")
+        cancel = self._start(f"starting: {len(books)} book(s), {len(models)} model(s)")
+        self._analyse(books, models, cancel)
 
     def action_next_fraction(self) -> None:
         self._fraction = (self._fraction + 1) % len(FRACTIONS)
@@ -235,7 +213,7 @@ class VariationScreen(Screen):
         def on_event(ev: VariationEvent) -> None:
             self.post_message(self.Progress(ev.stage, ev.book, ev.model, ev.done, ev.total, ev.message))
 
-        try:
+        def job() -> Any:
             config = VariationConfig(models=models, max_sentences=self._max_sentences, figures=False)
             if self._source is None:
                 from core.variation.run import RegistrySource
@@ -243,17 +221,9 @@ class VariationScreen(Screen):
                 self._source = RegistrySource(self.settings.cache_dir(), self.settings)
             if hasattr(self._source, "check"):
                 self._source.check(models)
-            result = run_variation(
-                [Path(b) for b in books], config, self._source, None, on_event=on_event, cancel=cancel
-            )
-        except CancelledError:
-            self.post_message(self.Failed("cancelled"))
-        except SmithError as exc:
-            self.post_message(self.Failed(exc.message, exc.hint))
-        except Exception as exc:  # a bug: show it rather than kill the app
-            self.post_message(self.Failed(f"unexpected error: {type(exc).__name__}: {exc}"))
-        else:
-            self.post_message(self.Finished(result))
+            return run_variation([Path(b) for b in books], config, self._source, None, on_event=on_event, cancel=cancel)
+
+        self._report(job, self.Finished)
 
     # ----- messages ------------------------------------------------------------------------------
 
@@ -274,19 +244,7 @@ class VariationScreen(Screen):
         self._show()
         self.query_one("#var-passages", DataTable).focus()  # so m / s reach the screen, not an Input
 
-    def on_variation_screen_failed(self, msg: Failed) -> None:
-        self._done()
-        self._status(msg.message + (f" (hint: {msg.hint})" if msg.hint else ""), error=msg.message != "cancelled")
-
     # ----- rendering -----------------------------------------------------------------------------
-
-    def _done(self) -> None:
-        self.query_one("#var-run", Button).disabled = False
-        self.query_one("#var-cancel", Button).disabled = True
-        self._cancel = None
-
-    def _status(self, text: str, *, error: bool = False) -> None:
-        self.query_one("#var-status", Label).update(Text(text, style="bold red" if error else ""))
 
     def _show(self) -> None:
         run = self.run_result

@@ -1,0 +1,94 @@
+"""A screen that runs one long job in a thread worker, with Run/Cancel buttons, a progress bar and a status line.
+
+The Variation and CLSD screens share this plumbing. A subclass sets :attr:`JobScreen.PREFIX` and
+yields, in its layout, ``Button`` ``#<prefix>-run`` and ``#<prefix>-cancel``, ``ProgressBar``
+``#<prefix>-progress`` and ``Label`` ``#<prefix>-status``. It starts work with :meth:`_start`
+(which returns the cancel event to hand to the worker), and its worker wraps the job in
+:meth:`_report`, which posts the subclass's ``Finished`` message or :class:`JobScreen.Failed`
+(cancelled, a :class:`~core.errors.SmithError` with its hint, or an unexpected error) and never
+lets an exception kill the app.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Label, ProgressBar
+
+from core.errors import CancelledError, SmithError
+
+
+class JobScreen(Screen):
+    """Run/Cancel, progress and status for one job at a time (see the module docstring)."""
+
+    PREFIX: ClassVar[str] = "job"  # subclasses bind ctrl+r to "run" and escape to "cancel" in their BINDINGS
+
+    @dataclass
+    class Failed(Message):
+        message: str
+        hint: str = ""
+
+    def __init__(self, *, name: str | None = None, id: str | None = None) -> None:
+        super().__init__(name=name, id=id)
+        self._cancel: threading.Event | None = None
+
+    def _widget_id(self, part: str) -> str:
+        return f"#{self.PREFIX}-{part}"
+
+    # ----- buttons and actions ---------------------------------------------------------------------
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == f"{self.PREFIX}-run":
+            self.action_run()
+        elif event.button.id == f"{self.PREFIX}-cancel":
+            self.action_cancel()
+
+    def action_run(self) -> None:  # pragma: no cover - every subclass defines its own
+        raise NotImplementedError
+
+    def action_cancel(self) -> None:
+        if self._cancel is not None and not self._cancel.is_set():
+            self._cancel.set()
+            self._status("cancelling…")
+
+    # ----- the job ---------------------------------------------------------------------------------
+
+    def _start(self, status: str) -> threading.Event:
+        """Disable Run, enable Cancel, reset the progress bar; the event the worker checks to cancel."""
+        self._cancel = threading.Event()
+        self.query_one(self._widget_id("run"), Button).disabled = True
+        self.query_one(self._widget_id("cancel"), Button).disabled = False
+        self.query_one(self._widget_id("progress"), ProgressBar).update(total=None, progress=0)
+        self._status(status)
+        return self._cancel
+
+    def _report(self, job: Callable[[], Any], finished: Callable[[Any], Message]) -> None:
+        """Run ``job`` (in the worker thread) and post ``finished(result)`` or :class:`JobScreen.Failed`."""
+        try:
+            result = job()
+        except CancelledError:
+            self.post_message(JobScreen.Failed("cancelled"))
+        except SmithError as exc:
+            self.post_message(JobScreen.Failed(exc.message, exc.hint))
+        except Exception as exc:  # a bug: show it rather than kill the app
+            self.post_message(JobScreen.Failed(f"unexpected error: {type(exc).__name__}: {exc}"))
+        else:
+            self.post_message(finished(result))
+
+    def on_job_screen_failed(self, msg: Failed) -> None:
+        self._done()
+        self._status(msg.message + (f" (hint: {msg.hint})" if msg.hint else ""), error=msg.message != "cancelled")
+
+    def _done(self) -> None:
+        self.query_one(self._widget_id("run"), Button).disabled = False
+        self.query_one(self._widget_id("cancel"), Button).disabled = True
+        self._cancel = None
+
+    def _status(self, text: str, *, error: bool = False) -> None:
+        self.query_one(self._widget_id("status"), Label).update(Text(text, style="bold red" if error else ""))
