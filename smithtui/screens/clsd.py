@@ -63,8 +63,6 @@ class CLSDScreen(JobScreen):
     PREFIX = "clsd"
 
     BINDINGS: ClassVar[list[Binding]] = [
-        Binding("ctrl+r", "run", "Run"),
-        Binding("escape", "cancel", "Cancel"),
         Binding("w", "focus_wrong", "Wrong rows"),
         Binding("t", "focus_results", "Results"),
     ]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Label, ProgressBar
@@ -27,7 +28,11 @@ from core.errors import CancelledError, SmithError
 class JobScreen(Screen):
     """Run/Cancel, progress and status for one job at a time (see the module docstring)."""
 
-    PREFIX: ClassVar[str] = "job"  # subclasses bind ctrl+r to "run" and escape to "cancel" in their BINDINGS
+    PREFIX: ClassVar[str] = "job"
+    BINDINGS: ClassVar[list[Binding]] = [  # Textual merges these before a subclass's own bindings
+        Binding("ctrl+r", "run", "Run"),
+        Binding("escape", "cancel", "Cancel"),
+    ]
 
     @dataclass
     class Failed(Message):

@@ -105,8 +105,6 @@ class VariationScreen(JobScreen):
     PREFIX = "var"
 
     BINDINGS: ClassVar[list[Binding]] = [
-        Binding("ctrl+r", "run", "Run"),
-        Binding("escape", "cancel", "Cancel"),
         Binding("m", "next_fraction", "PAF/NAF/DDAF"),
         Binding("s", "next_series", "Series model"),
     ]
