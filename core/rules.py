@@ -201,7 +201,7 @@ def _build(
     each rule's edit is valid by construction except for what ``local`` checks, so the graph is
     built and fully checked with :func:`validate_graph` only when the source is invalid or
     :data:`FULL_VALIDATION` is set (the property tests validate every edit fully and pin this
-    equivalence). Building lazily matters: a sentence has ~27 applicable edits and a run samples ~8.
+    equivalence). Building lazily matters: a sentence has ~24 applicable edits and a run samples ~8.
     """
     problems = [local] if local else []
     built = None
@@ -270,8 +270,8 @@ def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = PN_VARIANTS) -> l
             action, verb = "negate", "negate"
             variant = "main-predicate" if where == "main predicate" else "any-node"
             make = partial(add_attribute, idx.graph, var, POLARITY, "-")
-        graph = _build("PN", parsed, idx, make)
-        if graph is None:
+        edited = _build("PN", parsed, idx, make)
+        if edited is None:
             continue
         edits.append(
             Edit(
@@ -280,7 +280,7 @@ def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = PN_VARIANTS) -> l
                 description=f"{verb} {idx.label(var)} ({where})",
                 nodes=(var,),
                 source=parsed,
-                edited=graph,
+                edited=edited,
                 details={"node": var, "action": action},
             )
         )
@@ -344,8 +344,8 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = RS_VARIANTS) -> l
                     if a == b or (_signature(idx, a) is not None and _signature(idx, a) == _signature(idx, b)):
                         continue
                     pair = ((event, ":ARG0", a), (event, ":ARG1", b))
-                    graph = _swap(parsed, idx, *pair)
-                    if graph is None:
+                    edited = _swap(parsed, idx, *pair)
+                    if edited is None:
                         continue
                     swapped.add(frozenset(pair))
                     edits.append(
@@ -355,7 +355,7 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = RS_VARIANTS) -> l
                             description=f"swap ARG0 {idx.label(a)} ↔ ARG1 {idx.label(b)} of {idx.label(event)}",
                             nodes=(event, a, b),
                             source=parsed,
-                            edited=graph,
+                            edited=edited,
                             details={"event": event, "a": a, "b": b, "roles": (":ARG0", ":ARG1")},
                         )
                     )
@@ -392,8 +392,8 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = RS_VARIANTS) -> l
                 pair = ((pa, ra, a), (pb, rb, b))
                 if frozenset(pair) in swapped:
                     continue
-                graph = _swap(parsed, idx, *pair)
-                if graph is None:
+                edited = _swap(parsed, idx, *pair)
+                if edited is None:
                     continue
                 edits.append(
                     Edit(
@@ -405,7 +405,7 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = RS_VARIANTS) -> l
                         ),
                         nodes=(a, b),
                         source=parsed,
-                        edited=graph,
+                        edited=edited,
                         details={"a": a, "b": b, "roles": (ra, rb), "parents": (pa, pb)},
                     )
                 )
@@ -426,8 +426,8 @@ def us_edits(parsed: ParsedSentence) -> list[Edit]:
         if len(parents) != 1:
             continue  # reentrant: dropping one mention is not a leaf removal
         parent, role = parents[0]
-        graph = _build("US", parsed, idx, partial(remove_leaf, idx.graph, var))
-        if graph is None:
+        edited = _build("US", parsed, idx, partial(remove_leaf, idx.graph, var))
+        if edited is None:
             continue
         edits.append(
             Edit(
@@ -436,7 +436,7 @@ def us_edits(parsed: ParsedSentence) -> list[Edit]:
                 description=f"drop leaf {idx.label(var)} ({role} of {idx.label(parent)})",
                 nodes=(var, parent),
                 source=parsed,
-                edited=graph,
+                edited=edited,
                 details={"node": var, "parent": parent, "role": role},
             )
         )
@@ -508,8 +508,8 @@ def _lexical_edits(
                 if new_concept == old:
                     continue
                 make = partial(replace_triple, idx.graph, (var, INSTANCE, old), (var, INSTANCE, new_concept))
-                graph = _build(rule, parsed, idx, make)
-                if graph is None:
+                edited = _build(rule, parsed, idx, make)
+                if edited is None:
                     continue
                 edits.append(
                     Edit(
@@ -518,7 +518,7 @@ def _lexical_edits(
                         description=f"{word} {lemma} → {cand.lemma}",
                         nodes=(var,),
                         source=parsed,
-                        edited=graph,
+                        edited=edited,
                         details={
                             "node": var,
                             "old_concept": old,
