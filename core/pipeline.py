@@ -61,7 +61,16 @@ class FoilPipeline:
         unknown = [r for r in settings.rules if r not in RULES]
         if unknown:
             raise ConfigError(f"unknown rule(s): {', '.join(unknown)}", hint=f"rules are: {', '.join(RULES)}")
+        from core.rules import parse_variants
+
+        parse_variants(settings.variants)  # a bad RULE:variant fails here, before any work
         return cls(settings=settings)
+
+    @property
+    def _variants(self) -> dict[str, tuple[str, ...]]:
+        from core.rules import parse_variants
+
+        return parse_variants(self.settings.variants)
 
     # -- backends, created once -------------------------------------------------
     @property
@@ -111,7 +120,7 @@ class FoilPipeline:
 
         if not parsed.ok:
             return {rule: [] for rule in (rules or self.settings.rules)}
-        return enumerate_edits(parsed, tuple(rules or self.settings.rules))
+        return enumerate_edits(parsed, tuple(rules or self.settings.rules), self._variants)
 
     def sample(self, parsed: ParsedSentence, by_rule: dict[str, list[Edit]]) -> list[Edit]:
         """``per_rule`` edits of each rule, sampled with the sentence's seed."""
@@ -165,6 +174,7 @@ class FoilPipeline:
         return {
             "seed": s.seed,
             "per_rule": s.per_rule,
+            "variants": {rule: list(v) for rule, v in self._variants.items()},
             "rules": list(s.rules),
             "parser": s.parser,
             "generator": s.generator,

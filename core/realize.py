@@ -254,6 +254,7 @@ _MASS_NOUNS = frozenset(
 )  # fmt: skip
 _MASS_SUFFIXES = ("ness", "ism", "ware")
 _QUANTIFIERS = frozenset({"many", "much", "more", "enough"})
+_SCOPE_ADVERBS = frozenset({"always", "usually", "often", "generally", "normally", "necessarily", "really", "quite"})
 _DET_LIKE = frozenset({"many", "much", "more", "most", "few", "several", "some", "any", "enough", "other", "such"})
 
 
@@ -285,7 +286,12 @@ def _negate_verb(work: Work, verb: Token) -> None:
     )
     if finite:
         do = {"VBZ": "does", "VBD": "did"}.get(verb.tag, "do")
-        work.insert_before(verb.i, [morph.match_case(do, verb.text) if verb.text.isupper() else do, "not"])
+        at = verb.i
+        while at > 0 and sent.tok(at - 1).dep == "advmod" and sent.tok(at - 1).head == verb.i and (
+            sent.tok(at - 1).text.lower() in _SCOPE_ADVERBS
+        ):
+            at -= 1  # "always forgets" -> "does not always forget", not "always does not forget"
+        work.insert_before(at, [morph.match_case(do, verb.text) if verb.text.isupper() else do, "not"])
         work.replace(verb.i, morph.base_form(verb.text, verb.lemma))
     else:  # participle, gerund or bare infinitive: "not sitting", "not eaten"
         work.insert_before(verb.i, ["not"])
@@ -608,9 +614,12 @@ def _drop(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
             f"dropping the subject '{sent.phrase_text(sent.subtree(head.i))}' would leave "
             f"'{sent.head(head).text}' without one"
         )
-    others = {i for i, owners in sent.owner.items() if owners - {var}}
+    dropped = set(edit.details.get("subtree") or (var,))  # a whole phrase drops all its nodes' words
+    others = {i for i, owners in sent.owner.items() if owners - dropped}
     doomed = {t.i for t in toks}
-    stack = [t.i for t in toks]
+    for other in dropped - {var}:
+        doomed |= {i for i in sent.alignment.get(other, ()) if 0 <= i < len(sent.tokens)}
+    stack = sorted(doomed)
     while stack:
         i = stack.pop()
         for c in sent.children[i]:
@@ -620,7 +629,7 @@ def _drop(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
             stack.append(c)
     # a preposition (chain) left without its object goes too: "delivered (by postmen)"
     cur = head
-    while cur.dep in ("pobj", "pcomp") and sent.head(cur).pos == "ADP":
+    while cur.dep in ("pobj", "pcomp") and (sent.head(cur).pos == "ADP" or sent.head(cur).dep in ("prep", "agent")):
         prep = sent.head(cur)
         if set(sent.children[prep.i]) - doomed:
             break

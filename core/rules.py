@@ -49,24 +49,39 @@ from core.graph import (
     relayout,
     remove_attribute,
     remove_leaf,
+    remove_node,
     replace_triple,
     swap_edge_targets,
     validate_graph,
 )
 from core.lexicon import UNIVERSAL_POS, antonyms, hypernyms, wn_pos
 from core.parse_dep_lex import adverb_to_adjective
-from core.types import RULES, Edit, ParsedSentence
+from core.types import RULES, Edit, ParsedSentence, Token
 
 log = logging.getLogger(__name__)
 
-PN_VARIANTS: tuple[str, ...] = ("main-predicate", "any-node")
-RS_VARIANTS: tuple[str, ...] = ("agent-patient", "two-leaf")
+PN_VARIANTS: tuple[str, ...] = ("main-predicate", "clause-predicate", "determiner", "any-node")
+RS_VARIANTS: tuple[str, ...] = ("agent-patient", "recipient", "comparison", "clauses", "two-leaf")
+US_VARIANTS: tuple[str, ...] = ("modifier", "adjunct", "optional-argument", "leaf")
 VARIANTS: Mapping[str, tuple[str, ...]] = {
     "PN": (*PN_VARIANTS, "unnegate"),
     "RS": RS_VARIANTS,
-    "US": ("leaf",),
+    "US": US_VARIANTS,
     "AR": ("antonym",),
     "HS": ("hypernym",),
+}
+OPT_IN: frozenset[str] = frozenset({"PN:any-node", "RS:two-leaf", "US:leaf"})
+"""The released code's behaviours: labelled variants a user asks for by name (``--variants PN:any-node``);
+they are not part of the defaults because most of what they produce is not a usable foil (docs/foil-rules.md)."""
+RELEASED_VARIANTS: Mapping[str, tuple[str, ...]] = {
+    "PN": ("main-predicate", "any-node"),
+    "RS": ("agent-patient", "two-leaf"),
+    "US": ("leaf",),
+}
+"""The first round's defaults (the paper plus the released code's behaviours): ``--variants
+PN:main-predicate,PN:any-node,RS:agent-patient,RS:two-leaf,US:leaf`` reproduces its edits."""
+DEFAULT_VARIANTS: Mapping[str, tuple[str, ...]] = {
+    rule: tuple(v for v in names if f"{rule}:{v}" not in OPT_IN) for rule, names in VARIANTS.items()
 }
 
 PRONOUNS = frozenset(
@@ -247,28 +262,105 @@ def _main(idx: _Index, top: str | None) -> str | None:
     return var
 
 
-def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = PN_VARIANTS) -> list[Edit]:
-    """Polarity negation: negate (or un-negate) the main predicate and/or any eligible node."""
-    _check_variants("PN", variants, PN_VARIANTS)
+_CLAUSE_DEPS = frozenset({"advcl", "ccomp", "conj", "relcl", "xcomp"})
+_ARGUMENT_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "dative"})  # subject and object noun phrases
+_NO_DETS = frozenset({"a", "an", "the", "some", "every", "each", "this", "that", "these", "those"})
+
+
+def _head_token(parsed: ParsedSentence, var: str) -> Token | None:
+    """The first token aligned to ``var`` (its head word), or None."""
+    for i in parsed.alignment.get(var, ()):
+        if 0 <= i < len(parsed.tokens):
+            return parsed.tokens[i]
+    return None
+
+
+def _var_of_token(parsed: ParsedSentence, i: int, idx: _Index) -> str | None:
+    """The node whose head word is token ``i`` (concept nodes only)."""
+    for var in idx.order:
+        if _head_token(parsed, var) is not None and _head_token(parsed, var).i == i:  # type: ignore[union-attr]
+            return var
+    return None
+
+
+def _clause_predicates(parsed: ParsedSentence, idx: _Index, main: str | None) -> list[str]:
+    """Predicates of subordinate, complement and coordinated clauses ("if it rains", "that she came")."""
+    out = []
+    for var in idx.order:
+        tok = _head_token(parsed, var)
+        if var == main or tok is None or not idx.eligible(var) or idx.named(var):
+            continue
+        if tok.pos in ("VERB", "AUX") and tok.dep in _CLAUSE_DEPS:
+            out.append(var)
+    return out
+
+
+def _negatable_arguments(parsed: ParsedSentence, idx: _Index) -> list[str]:
+    """Subject and object nouns with a determiner that can become "no" ("A boy found" -> "No boy found"),
+    never inside a prepositional or time phrase, never when their predicate is already negated."""
+    out = []
+    for var in idx.order:
+        tok = _head_token(parsed, var)
+        if tok is None or tok.pos != "NOUN" or tok.dep not in _ARGUMENT_DEPS or not idx.eligible(var):
+            continue
+        if idx.negated(var) or idx.named(var):
+            continue
+        kids = [t for t in parsed.tokens if t.head == tok.i and t.i != tok.i]
+        dets = [t for t in kids if t.dep == "det"]
+        if not dets or dets[0].text.lower() not in _NO_DETS or any(t.dep in ("poss", "nummod", "predet") for t in kids):
+            continue
+        pred = _var_of_token(parsed, tok.head, idx)
+        if pred is None or idx.negated(pred) or any(
+            t.head == tok.head and t.dep == "neg" for t in parsed.tokens
+        ):
+            continue  # "did not like no tea": a double negation
+        out.append(var)
+    return out
+
+
+def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS["PN"]) -> list[Edit]:
+    """Polarity negation (docs/foil-rules.md):
+
+    - ``main-predicate``: negate the main predicate (do-support, modals, copulas);
+    - ``clause-predicate``: negate the predicate of a subordinate, complement or coordinated clause;
+    - ``determiner``: a subject or object noun phrase's determiner becomes "no" ("A boy found" -> "No boy found");
+    - ``unnegate``: an already negated node loses its negation (always offered where a negation exists);
+    - ``any-node`` (opt-in, the released code's behaviour): any eligible node, including nouns in phrases.
+    """
+    _check_variants("PN", variants, VARIANTS["PN"])
     idx = _index_for(parsed)
     targets: list[tuple[str, str]] = []  # (var, where)
-    if "main-predicate" in variants:
-        main = _main(idx, parsed.graph.top)
-        if main is not None:
-            targets.append((main, "main predicate"))
+    main = _main(idx, parsed.graph.top)
+    if "main-predicate" in variants and main is not None:
+        targets.append((main, "main predicate"))
+    if "clause-predicate" in variants:
+        targets += [(v, "clause predicate") for v in _clause_predicates(parsed, idx, main)]
+    if "determiner" in variants:
+        targets += [(v, "subject/object determiner") for v in _negatable_arguments(parsed, idx)]
     if "any-node" in variants:
-        covered = {v for v, _ in targets}
         targets += [
-            (v, "any node") for v in idx.order if idx.eligible(v) and not idx.named(v) and v not in covered
+            (v, "any node") for v in idx.order if idx.eligible(v) and not idx.named(v)
         ]  # a named entity ("no Paris") has no surface negation
+    if "unnegate" in variants:
+        targets += [(v, "negated node") for v in idx.order if idx.negated(v)]
     edits = []
+    seen: set[str] = set()
     for var, where in targets:
+        if var in seen:
+            continue
+        seen.add(var)
         if idx.negated(var):
+            if "unnegate" not in variants and where not in ("main predicate", "any node"):
+                continue
             action, variant, verb = "unnegate", "unnegate", "un-negate"
             make = partial(remove_attribute, idx.graph, (var, POLARITY, "-"))
         else:
             action, verb = "negate", "negate"
-            variant = "main-predicate" if where == "main predicate" else "any-node"
+            variant = {
+                "main predicate": "main-predicate",
+                "clause predicate": "clause-predicate",
+                "subject/object determiner": "determiner",
+            }.get(where, "any-node")
             make = partial(add_attribute, idx.graph, var, POLARITY, "-")
         edited = _build("PN", parsed, idx, make)
         if edited is None:
@@ -330,35 +422,85 @@ def _nested(idx: _Index, a: str, b: str) -> bool:
     return False
 
 
-def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = RS_VARIANTS) -> list[Edit]:
-    """Role swap: ARG0 <-> ARG1 of each event (``agent-patient``) and/or two leaves' edges (``two-leaf``)."""
-    _check_variants("RS", variants, RS_VARIANTS)
+_ANIMATE_LEXNAMES = frozenset({"noun.person", "noun.animal", "noun.group"})
+_ANIMATE_PRONOUNS = frozenset({"i", "you", "he", "she", "we", "they", "who", "someone", "everyone", "nobody"})
+_COMPARED = (":prep-than", ":compared-to")
+
+
+def _animate(parsed: ParsedSentence, idx: _Index, var: str) -> bool:
+    """A person, animal or group: a named person or organisation, a personal pronoun, or a noun whose most
+    frequent WordNet sense is one (the arguments that can trade places with an agent or a recipient)."""
+    concept = idx.concepts.get(var, "")
+    if concept in _ANIMATE_PRONOUNS or concept in ("person", "organization", "company", "government-organization"):
+        return True
+    tok = _head_token(parsed, var)
+    if tok is not None and tok.ent_type in ("PERSON", "ORG", "NORP"):
+        return True
+    from core.wordnet_facts import lexname
+
+    return lexname(split_concept(concept)[0], "n") in _ANIMATE_LEXNAMES
+
+
+def _pair_edit(parsed: ParsedSentence, idx: _Index, event: str, a: str, b: str, ra: str, rb: str, variant: str):
+    """The RS edit swapping ``event``'s ``ra`` argument ``a`` with its ``rb`` argument ``b`` (None when invalid)."""
+    if a == b or (_signature(idx, a) is not None and _signature(idx, a) == _signature(idx, b)):
+        return None
+    pair = ((event, ra, a), (event, rb, b))
+    edited = _swap(parsed, idx, *pair)
+    if edited is None:
+        return None
+    return Edit(
+        rule="RS",
+        variant=variant,
+        description=f"swap {ra[1:]} {idx.label(a)} ↔ {rb[1:]} {idx.label(b)} of {idx.label(event)}",
+        nodes=(event, a, b),
+        source=parsed,
+        edited=edited,
+        details={"event": event, "a": a, "b": b, "roles": (ra, rb)},
+    )
+
+
+def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS["RS"]) -> list[Edit]:
+    """Role swap: two arguments of one predicate that can trade places (docs/foil-rules.md):
+
+    - ``agent-patient`` (the paper): ARG0 <-> ARG1 of each event, active or passive (and the two clauses of
+      ``cause-01``: "she is happy because her team won" -> "her team won because she is happy");
+    - ``recipient``: ARG0 <-> ARG2 of a ditransitive when both are persons, animals or groups ("the teacher gave
+      the students a test" -> "the students gave the teacher a test"), and ARG1 <-> ARG2 when both are;
+    - ``comparison``: the two sides of a comparison ("Tom is taller than his brother");
+    - ``two-leaf`` (opt-in, the released code's behaviour): the edges of two leaves anywhere in the graph.
+    """
+    _check_variants("RS", variants, VARIANTS["RS"])
     idx = _index_for(parsed)
     edits: list[Edit] = []
-    swapped: set[frozenset[Triple]] = set()  # edge pairs already swapped (agent-patient wins over two-leaf)
-    if "agent-patient" in variants:
-        for event in idx.order:
-            outs = idx.out.get(event, ())
-            for a in [t for r, t in outs if r == ":ARG0"]:
-                for b in [t for r, t in outs if r == ":ARG1"]:
-                    if a == b or (_signature(idx, a) is not None and _signature(idx, a) == _signature(idx, b)):
-                        continue
-                    pair = ((event, ":ARG0", a), (event, ":ARG1", b))
-                    edited = _swap(parsed, idx, *pair)
-                    if edited is None:
-                        continue
-                    swapped.add(frozenset(pair))
-                    edits.append(
-                        Edit(
-                            rule="RS",
-                            variant="agent-patient",
-                            description=f"swap ARG0 {idx.label(a)} ↔ ARG1 {idx.label(b)} of {idx.label(event)}",
-                            nodes=(event, a, b),
-                            source=parsed,
-                            edited=edited,
-                            details={"event": event, "a": a, "b": b, "roles": (":ARG0", ":ARG1")},
-                        )
-                    )
+    swapped: set[frozenset[Triple]] = set()  # edge pairs already swapped (argument swaps win over two-leaf)
+
+    def add(edit: Edit | None) -> None:
+        if edit is not None:
+            e, a, b = edit.nodes
+            ra, rb = edit.details["roles"]
+            swapped.add(frozenset(((e, ra, a), (e, rb, b))))
+            edits.append(edit)
+
+    for event in idx.order:
+        outs = idx.out.get(event, ())
+        args = {role: [t for r, t in outs if r == role] for role in (":ARG0", ":ARG1", ":ARG2", *_COMPARED)}
+        if "agent-patient" in variants:
+            for a in args[":ARG0"]:
+                for b in args[":ARG1"]:
+                    add(_pair_edit(parsed, idx, event, a, b, ":ARG0", ":ARG1", "agent-patient"))
+        if "recipient" in variants and args[":ARG2"]:
+            for ra in (":ARG0", ":ARG1"):
+                for a in args[ra]:
+                    for b in args[":ARG2"]:
+                        if _animate(parsed, idx, a) and _animate(parsed, idx, b):
+                            add(_pair_edit(parsed, idx, event, a, b, ra, ":ARG2", "recipient"))
+        if "comparison" in variants:
+            for rb in _COMPARED:
+                for a in args[":ARG1"] or args[":ARG0"]:
+                    ra = ":ARG1" if args[":ARG1"] else ":ARG0"
+                    for b in args[rb]:
+                        add(_pair_edit(parsed, idx, event, a, b, ra, rb, "comparison"))
     if "two-leaf" in variants:
         # A name leaf stands for its whole named entity: the entity node (with its type) moves, so
         # "born in Paris (city)" and "lives in France (country)" swap as city and country.
@@ -415,29 +557,140 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = RS_VARIANTS) -> l
 # --------------------------------------------------------------------------- US
 
 
-def us_edits(parsed: ParsedSentence) -> list[Edit]:
-    """Underspecification: drop each non-top leaf with a single incoming edge (never a name node)."""
+_MODIFIER_ROLES = frozenset({":mod", ":manner", ":degree", ":quant"})
+_ADJUNCT_ROLES = frozenset(
+    {
+        ":time", ":location", ":instrument", ":destination", ":source", ":direction", ":accompanier",
+        ":beneficiary", ":duration", ":frequency", ":purpose", ":topic", ":manner", ":concession", ":path",
+        ":medium", ":extent",
+    }
+)  # fmt: skip
+_KEEP_WORDS = frozenset(
+    {
+        "every", "each", "all", "some", "any", "no", "more", "less", "most", "least", "few", "fewer", "many", "much",
+        "several", "other", "another", "such", "only", "same", "own", "enough", "both", "either", "neither", "very",
+        "too", "so", "than", "as", "not", "never", "also", "even", "just", "then",
+    }
+)  # fmt: skip
+"""Quantifier, determiner-like, degree and focus words US never drops alone: "every morning" -> "morning",
+"more than 300" -> "than 300" and "very" without its adjective are not English, and "only"/"even" change scope."""
+_PP_HEAD_DEPS = frozenset({"prep", "agent"})
+_CLAUSE_KIDS = frozenset({"quantmod", "advmod", "nsubj", "nsubjpass", "mark", "aux", "dobj", "prep", "npadvmod"})
+_NOUN_ADVERBIAL_DEPS = frozenset({"npadvmod", "tmod"})
+
+
+def _subtree(idx: _Index, var: str) -> set[str]:
+    seen, stack = {var}, [var]
+    while stack:
+        for _, child in idx.out.get(stack.pop(), ()):
+            if child not in seen:
+                seen.add(child)
+                stack.append(child)
+    return seen
+
+
+def _closed(idx: _Index, var: str) -> bool:
+    """Nothing outside ``var``'s subtree points into it (dropping it takes no other phrase's node along)."""
+    inside = _subtree(idx, var)
+    return all(
+        parent in inside or (child == var and len(idx.into.get(var, ())) == 1)
+        for child in inside
+        for parent, _ in idx.into.get(child, ())
+    )
+
+
+def _us_kind(parsed: ParsedSentence, idx: _Index, var: str, parent: str, role: str) -> str | None:
+    """Which default US variant may drop ``var`` (its ``role`` under ``parent``), or None when the sentence
+    cannot do without it (docs/foil-rules.md): ``modifier`` (an adjective, adverb or number), ``adjunct`` (a
+    whole prepositional phrase, a time or place adverbial, a passive's by-phrase), ``optional-argument`` (a
+    prepositional or indirect object, or a direct object of a verb commonly used without one)."""
+    if idx.named(var) or idx.is_name(var) or idx.concepts.get(var) in ("ordinal-entity", *_KEEP_WORDS):
+        return None
+    tok = _head_token(parsed, var)
+    if tok is None:
+        return _us_kind_by_role(parsed, idx, var, role)
+    inside = _subtree(idx, var)
+    if any(idx.concepts.get(v) in PRONOUNS for v in inside if v != var) and len(inside) > 1:
+        return None  # a phrase holding a pronoun others may refer to
+    if any(parsed.tokens[i].pos in ("VERB", "AUX") for v in inside for i in parsed.alignment.get(v, ()) if v != var):
+        return None  # a clause inside: dropping it is more than an underspecification
+    word = tok.text.lower()
+    if role in _MODIFIER_ROLES and idx.is_leaf(var) and tok.dep not in _PP_HEAD_DEPS | {"pobj"}:
+        if word in _KEEP_WORDS or tok.tag in ("JJR", "RBR", "JJS", "RBS") or tok.dep in ("det", "predet", "neg"):
+            return None
+        if any(t.head == tok.i and t.dep in _CLAUSE_KIDS for t in parsed.tokens):
+            return None  # "quite" in "quite happy" stays with it; a word with a subject is a clause (a mis-parse)
+        if role == ":quant" and (tok.pos != "NUM" or tok.ent_type not in ("", "CARDINAL")):
+            return None
+        if tok.pos in ("ADJ", "ADV", "NUM") or (tok.pos == "NOUN" and tok.dep == "compound"):
+            return "modifier"
+        return None
+    head = parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) else tok
+    in_pp = tok.dep in _PP_HEAD_DEPS or (tok.dep in ("pobj", "pcomp") and head.dep in _PP_HEAD_DEPS)
+    if not _closed(idx, var):
+        return None
+    if role in _ADJUNCT_ROLES or role.startswith(":prep-") or (role == ":ARG0" and tok.dep == "pobj" and head.dep == "agent"):
+        if in_pp or tok.dep in _NOUN_ADVERBIAL_DEPS or (tok.dep == "advmod" and tok.pos == "ADV"):
+            return "adjunct" if word not in _KEEP_WORDS else None
+        return None
+    if re.fullmatch(r":ARG[1-9]", role):
+        if in_pp or tok.dep == "dative":
+            return "optional-argument"
+        verb = _head_token(parsed, parent)
+        if tok.dep == "dobj" and verb is not None and verb.pos == "VERB":
+            from core.wordnet_facts import object_optional
+
+            if object_optional(verb.lemma.lower()):
+                return "optional-argument"
+    return None
+
+
+def _us_kind_by_role(parsed: ParsedSentence, idx: _Index, var: str, role: str) -> str | None:
+    """The US variant for a graph without token alignments (a neural parser's): leaves only, by role."""
+    if parsed.tokens and parsed.alignment or not idx.is_leaf(var):
+        return None  # an aligned parse whose node has no words: nothing to drop on the surface
+    if role in _MODIFIER_ROLES and role != ":quant":
+        return "modifier"
+    if role in _ADJUNCT_ROLES or role.startswith(":prep-"):
+        return "adjunct"
+    return "optional-argument" if re.fullmatch(r":ARG[2-9]", role) else None
+
+
+def us_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS["US"]) -> list[Edit]:
+    """Underspecification: drop what the sentence can do without (see :func:`_us_kind`), never leaving a
+    dangling preposition, determiner, comparative or quantifier; ``leaf`` (opt-in, the released code's
+    behaviour) drops any non-top leaf with a single incoming edge."""
+    _check_variants("US", variants, VARIANTS["US"])
     idx = _index_for(parsed)
     edits = []
     for var in idx.order:
-        if var == parsed.graph.top or not idx.is_leaf(var) or idx.is_name(var):
+        if var == parsed.graph.top or idx.is_name(var):
             continue
         parents = idx.into.get(var, ())
         if len(parents) != 1:
-            continue  # reentrant: dropping one mention is not a leaf removal
+            continue  # reentrant: dropping one mention is not a removal
         parent, role = parents[0]
-        edited = _build("US", parsed, idx, partial(remove_leaf, idx.graph, var))
+        kind = _us_kind(parsed, idx, var, parent, role)
+        if kind is None or kind not in variants:
+            if "leaf" not in variants or not idx.is_leaf(var):
+                continue
+            kind = "leaf"
+        leaf = idx.is_leaf(var)
+        make = partial(remove_leaf, idx.graph, var) if leaf else partial(remove_node, idx.graph, var)
+        edited = _build("US", parsed, idx, make)
         if edited is None:
             continue
+        what = "leaf" if leaf else "phrase"
         edits.append(
             Edit(
                 rule="US",
-                variant="leaf",
-                description=f"drop leaf {idx.label(var)} ({role} of {idx.label(parent)})",
+                variant=kind,
+                description=f"drop {what} {idx.label(var)} ({role} of {idx.label(parent)})",
                 nodes=(var, parent),
                 source=parsed,
                 edited=edited,
-                details={"node": var, "parent": parent, "role": role},
+                details={"node": var, "parent": parent, "role": role}
+                | ({} if leaf else {"subtree": sorted(_subtree(idx, var), key=idx.order.index)}),
             )
         )
     return edits
@@ -547,7 +800,7 @@ def hs_edits(parsed: ParsedSentence, max_candidates: int = DEFAULT_MAX_CANDIDATE
 # --------------------------------------------------------------------------- all rules, sampling
 
 
-RULE_FUNCTIONS: dict[str, Callable[[ParsedSentence], list[Edit]]] = {
+RULE_FUNCTIONS: dict[str, Callable[..., list[Edit]]] = {
     "PN": pn_edits,
     "RS": rs_edits,
     "US": us_edits,
@@ -564,20 +817,51 @@ def _check_variants(rule: str, variants: Sequence[str], known: Sequence[str]) ->
         )
 
 
-def enumerate_edits(parsed: ParsedSentence, rules: Sequence[str] = RULES) -> dict[str, list[Edit]]:
-    """Every applicable edit of each rule in ``rules`` (a rule that does not apply maps to ``[]``).
+def parse_variants(entries: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """The variants per rule from ``RULE:variant`` entries; rules not named keep :data:`DEFAULT_VARIANTS`.
+
+    >>> parse_variants(["PN:main-predicate", "PN:any-node"])["PN"]
+    ('main-predicate', 'any-node')
+    >>> parse_variants([])["RS"] == DEFAULT_VARIANTS["RS"]
+    True
+    """
+    chosen: dict[str, list[str]] = {}
+    for entry in entries:
+        rule, sep, variant = str(entry).strip().partition(":")
+        rule = rule.strip().upper()
+        if not sep or rule not in VARIANTS:
+            raise ConfigError(
+                f"bad rule variant {entry!r}", hint="write RULE:variant, e.g. PN:any-node or RS:two-leaf"
+            )
+        _check_variants(rule, [variant.strip()], VARIANTS[rule])
+        chosen.setdefault(rule, []).append(variant.strip())
+    return {rule: tuple(chosen.get(rule, DEFAULT_VARIANTS[rule])) for rule in VARIANTS}
+
+
+def enumerate_edits(
+    parsed: ParsedSentence, rules: Sequence[str] = RULES, variants: Mapping[str, Sequence[str]] | None = None
+) -> dict[str, list[Edit]]:
+    """Every applicable edit of each rule in ``rules`` (a rule that does not apply maps to ``[]``), with each
+    rule's ``variants`` (default :data:`DEFAULT_VARIANTS`; the released code's behaviours are opt-in).
 
     >>> from core.graph import decode
     >>> p = ParsedSentence("The cat chased the mouse.", decode("(c / chase-01 :ARG0 (c2 / cat) :ARG1 (m / mouse))"))
-    >>> {rule: len(edits) for rule, edits in enumerate_edits(p, ("PN", "US")).items()}
-    {'PN': 3, 'US': 2}
+    >>> {rule: len(edits) for rule, edits in enumerate_edits(p, ("PN", "US"), {"US": ("leaf",)}).items()}
+    {'PN': 1, 'US': 2}
     """
     unknown = [r for r in rules if r not in RULE_FUNCTIONS]
     if unknown:
         raise ConfigError(f"unknown rule(s): {', '.join(unknown)}", hint=f"rules are: {', '.join(RULES)}")
     if not parsed.ok or not parsed.graph.triples:
         return {rule: [] for rule in rules}
-    return {rule: RULE_FUNCTIONS[rule](parsed) for rule in rules}
+    out = {}
+    for rule in rules:
+        wanted = (variants or {}).get(rule)
+        if rule in ("PN", "RS", "US"):
+            out[rule] = RULE_FUNCTIONS[rule](parsed, tuple(wanted) if wanted else DEFAULT_VARIANTS[rule])
+        else:
+            out[rule] = RULE_FUNCTIONS[rule](parsed)
+    return out
 
 
 def _rule_order(rule: str) -> tuple[int, str]:

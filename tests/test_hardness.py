@@ -42,8 +42,9 @@ def test_report_on_our_pairs_with_bow():
     assert ours["n_triples"] > 0
     assert ours["validation"]["all"]["emitted"] >= ours["n_triples"]
     lex = ours["lexical"]["all"]
-    # Our foils edit the source in place: far closer to it than the paraphrases are.
-    assert lex["jaccard_foil"] > lex["jaccard_paraphrase"]
+    # Our foils edit the source in place: about as close to it as the paraphrases are (US now drops whole
+    # phrases, "on the bus", so a foil can lose a few more words than a paraphrase changes).
+    assert lex["jaccard_foil"] > lex["jaccard_paraphrase"] - 0.05
     assert "bow" in ours["models"] and 0.0 <= ours["models"]["bow"]["all"]["tacc"] <= 1.0
     assert "paper" not in report["sets"]
     assert "| ours | all |" in markdown_table(report)

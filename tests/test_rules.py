@@ -3,27 +3,32 @@
 from __future__ import annotations
 
 import random
+from functools import partial as _partial
 
 import penman
 import pytest
 
 from core import lexicon, rules
+from core import rules as _rules
 from core.errors import ConfigError
 from core.graph import decode, encode, graph_diff, validate_graph
 from core.rules import (
     RULE_FUNCTIONS,
     ar_edits,
-    enumerate_edits,
     hs_edits,
     main_predicate,
     node_pos,
-    pn_edits,
-    rs_edits,
     sample_edits,
     split_concept,
-    us_edits,
 )
 from core.types import RULES, Edit, ParsedSentence, Token
+
+# These tests pin the first round's rule behaviour (the released code's variants included);
+# the new defaults are tested in tests/test_rules_defaults.py.
+pn_edits = _partial(_rules.pn_edits, variants=_rules.RELEASED_VARIANTS["PN"])
+rs_edits = _partial(_rules.rs_edits, variants=_rules.RELEASED_VARIANTS["RS"])
+us_edits = _partial(_rules.us_edits, variants=_rules.RELEASED_VARIANTS["US"])
+enumerate_edits = _partial(_rules.enumerate_edits, variants=_rules.RELEASED_VARIANTS)
 
 needs_wordnet = pytest.mark.skipif(not lexicon.wordnet_available(), reason="WordNet not installed: run `make wordnet`")
 

@@ -21,6 +21,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", required=True, help="output file (.jsonl, or .csv with --format csv)")
     p.add_argument("--format", choices=("jsonl", "csv"), default=None, help="default: from the --out suffix")
     p.add_argument("--rules", help="comma-separated subset of PN,RS,US,AR,HS")
+    p.add_argument(
+        "--variants",
+        help="comma-separated RULE:variant entries, e.g. PN:any-node,RS:two-leaf (the released code's opt-in "
+        "behaviours); a rule named here uses exactly the listed variants",
+    )
     p.add_argument("--seed", type=int, help="sampling seed (default from config: 13)")
     p.add_argument("--per-rule", type=int, dest="per_rule", help="foils sampled per rule and sentence")
     p.add_argument("--column", help="sentence column of a CSV/TSV/JSONL input")
@@ -41,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
 
     overrides = {
         "pipeline.rules": args.rules,
+        "pipeline.variants": args.variants,
         "pipeline.seed": args.seed,
         "pipeline.per_rule": args.per_rule,
         "pipeline.frames_file": args.frames_file,

@@ -1,0 +1,54 @@
+"""Two facts about words that the role-swap and deletion rules read from WordNet.
+
+- :func:`lexname`: the semantic class of a word's most frequent sense (``noun.person``, ``noun.artifact``);
+  RS swaps an agent with a recipient only when both are persons, animals or groups.
+- :func:`object_optional`: whether a verb's frequent senses are used without an object ("she drinks",
+  "he finished"); US drops a verb's object only then (WordNet's verb frames play the part of the
+  PropBank frames' optional arguments, which the frames file does not mark).
+
+Both are cached per word and read under :mod:`core.lexicon`'s query lock.
+
+>>> lexname("teacher", "n"), lexname("knife", "n")
+('noun.person', 'noun.artifact')
+>>> object_optional("drink"), object_optional("examine")
+(True, False)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from core.lexicon import _QUERY_LOCK, sense_count, wordnet
+
+INTRANSITIVE_FRAMES = frozenset({1, 2})  # "Something ----s", "Somebody ----s"
+OBJECT_SENSE_SHARE = 0.2
+"""A verb counts as used without an object when senses with an intransitive frame carry at least this share
+of its tagged-corpus frequency (rare intransitive senses, "examine" as "take an exam", do not count)."""
+
+
+@lru_cache(maxsize=8192)
+def lexname(lemma: str, pos: str = "n") -> str:
+    """The lexicographer file of ``lemma``'s most frequent ``pos`` sense ("" for an unknown word)."""
+    wn = wordnet()
+    with _QUERY_LOCK:
+        synsets = wn.synsets(lemma.replace(" ", "_").replace("-", "_"), pos=pos)
+        if not synsets:
+            return ""
+        return synsets[0].lexname()
+
+
+@lru_cache(maxsize=8192)
+def object_optional(verb: str) -> bool:
+    """True when ``verb`` is commonly used without an object (WordNet verb frames, weighted by sense frequency)."""
+    wn = wordnet()
+    with _QUERY_LOCK:
+        total = without = 0.0
+        for synset in wn.synsets(verb.replace(" ", "_"), pos="v"):
+            for lemma in synset.lemmas():
+                if lemma.name().lower() != verb.lower().replace(" ", "_"):
+                    continue
+                weight = sense_count(lemma) + 0.5  # unseen senses still count a little
+                total += weight
+                if INTRANSITIVE_FRAMES & set(lemma.frame_ids()):
+                    without += weight
+        return total > 0 and without / total >= OBJECT_SENSE_SHARE
