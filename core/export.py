@@ -13,9 +13,11 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import penman
+
 from core.graph import write_penman
 from core.textio import atomic_write_csv, atomic_write_jsonl, atomic_writer
-from core.types import RULE_NAMES, FoilCandidate, Verdict
+from core.types import RULE_NAMES, FoilCandidate, Realization, Verdict
 
 SENTENCESMITH_COLUMNS = (
     "original_sentence",
@@ -70,14 +72,14 @@ def foil_record(
         "row_id": row_id,
         "source": source.text,
         "paraphrase": paraphrase,
-        "foil": real.text,
+        "foil": None if real.error else real.text,  # a refused edit has no foil (its text is the source)
         "rule": edit.rule,
         "rule_name": RULE_NAMES.get(edit.rule, edit.rule),
         "variant": edit.variant,
         "description": edit.description,
         "nodes": list(edit.nodes),
         "graph_before": source.penman,
-        "graph_after": write_penman(edit.graph, indent=3),  # = penman.encode, ~3x faster
+        "graph_after": write_penman(_with_sentence(edit.graph, real), indent=3),  # = penman.encode, ~3x faster
         "changed_spans": [list(span) for span in real.changed_spans],
         "changed_text": [real.text[s:e] for s, e in real.changed_spans],
         "aligned_tokens": aligned,
@@ -92,6 +94,15 @@ def foil_record(
         "error": real.error,
         **({"provenance": dict(provenance)} if provenance else {}),
     }
+
+
+def _with_sentence(graph: penman.Graph, real: Realization) -> penman.Graph:
+    """The edited graph under its own sentence: ``# ::snt`` the foil (and ``# ::tok`` its tokens when known),
+    not the source's; a refused edit's graph carries no sentence."""
+    metadata = {k: v for k, v in graph.metadata.items() if k not in ("snt", "tok")}
+    if not real.error:
+        metadata = {"snt": real.text, **({"tok": " ".join(real.tokens)} if real.tokens else {}), **metadata}
+    return penman.Graph(graph.triples, top=graph.top, epidata=graph.epidata, metadata=metadata)
 
 
 def error_record(

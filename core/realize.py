@@ -95,7 +95,7 @@ class AlignedRealizer:
         text, spans = work.render()
         if text == work.sent.text:
             return self._error(edit, "the edit left the words unchanged")
-        return Realization(text=text, changed_spans=spans, generator=self.name)
+        return Realization(text=text, changed_spans=spans, generator=self.name, tokens=work.tokens())
 
     def _sentence(self, source: ParsedSentence) -> Sentence:
         """The read-only analysis of ``source``, shared by all its edits (cached by identity; the cache

@@ -285,6 +285,10 @@ class Work:
                 old.changed = True
 
     # -- output
+    def tokens(self) -> tuple[str, ...]:
+        """The foil's tokens: the kept slots' words (an inserted "did not" is two tokens)."""
+        return tuple(word for k in self._kept() for word in self.slots[k].text.split())
+
     def render(self) -> tuple[str, tuple[tuple[int, int], ...]]:
         """The foil text and the merged character spans that changed (deletions give zero-width spans)."""
         slots = self.slots

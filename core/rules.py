@@ -647,7 +647,7 @@ def _us_kind(parsed: ParsedSentence, idx: _Index, var: str, parent: str, role: s
 
 def _us_kind_by_role(parsed: ParsedSentence, idx: _Index, var: str, role: str) -> str | None:
     """The US variant for a graph without token alignments (a neural parser's): leaves only, by role."""
-    if parsed.tokens and parsed.alignment or not idx.is_leaf(var):
+    if (parsed.tokens and parsed.alignment) or not idx.is_leaf(var):
         return None  # an aligned parse whose node has no words: nothing to drop on the surface
     if role in _MODIFIER_ROLES and role != ":quant":
         return "modifier"

@@ -120,6 +120,7 @@ class Realization:
     error: str | None = None
     alternatives: tuple[str, ...] = ()  # n-best from neural generators
     clipped: bool = False
+    tokens: tuple[str, ...] = ()  # the foil's tokens, when the generator knows them (the aligned realizer does)
 
 
 @dataclass(frozen=True)
