@@ -17,6 +17,7 @@ protocol: ``name`` and ``score(candidates) -> list[Verdict]``.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import Counter
 from collections.abc import Sequence
@@ -147,6 +148,9 @@ class RoundTripValidator:
             return self._verdict(False, 0.0, "the edit changed nothing in the graph")
         missing = [c for c in checks if not c.ok]
         label = "Smatch" if self.metric == "smatch" else "F1"
+        broken = broken_reparse(cand.edit.source.graph, expected, found)
+        if broken:
+            return self._verdict(False, round(score * 0.5, 4), broken)
         if missing:
             lost = "; ".join(c.text for c in missing)
             return self._verdict(False, score, f"re-parse lost the change: {lost}; {label} {fscore:.2f}")
@@ -159,6 +163,45 @@ class RoundTripValidator:
 
     def _verdict(self, passed: bool | None, score: float, reason: str) -> Verdict:
         return Verdict(validator=self.name, passed=passed, score=score, reason=reason)
+
+
+# ---------------------------------------------------------------- broken re-parses
+
+ADJUNCT_ROLES = frozenset({":time", ":location", ":duration", ":frequency", ":source", ":destination", ":path"})
+_CONTENT = re.compile(r"^[a-z][a-z'-]*[a-z](-\d+)?$")
+_FUNCTION_CONCEPTS = frozenset({"and", "or", "multi-sentence", "name", "person", "thing", "amr-unknown"})
+
+
+def broken_reparse(source: penman.Graph, expected: penman.Graph, found: penman.Graph) -> str:
+    """Why a re-parse that shows the intended change still does not vouch for the foil ("" when it does):
+
+    - a concept built from punctuation or a fragment ("'s", "-") appears that the edited graph does not have;
+    - a content concept of the edited graph that the edit did not touch is missing (the foil re-parsed
+      into another sentence, even if most triples still match);
+    - the new negation sits on a time or place adverbial ("the meeting no yesterday"): English does not
+      negate those with "no", so the change is there only because the parser is lenient.
+    """
+    want = Counter(gm.node_concepts(expected).values())
+    have = Counter(gm.node_concepts(found).values())
+    odd = sorted(c for c in have if not _CONTENT.match(str(c)) and not str(c)[:1].isdigit() and c not in want)
+    if odd:
+        return f"re-parse has a concept built from a fragment: {', '.join(map(str, odd))}"
+    diff = graph_diff(source, expected)
+    touched = {c for _, old, new in diff.concepts for c in (old, new)}
+    lost = sorted(
+        c
+        for c, n in want.items()
+        if have[c] < n and c not in touched and c not in _FUNCTION_CONCEPTS and _CONTENT.match(str(c))
+    )
+    if lost:
+        return f"re-parse changed other nodes: {', '.join(map(str, lost))} missing"
+    concepts = gm.node_concepts(expected)
+    for s, r, _ in diff.added:
+        if r == ":polarity":
+            roles = {role for _, role, target in expected.edges() if target == s}
+            if roles & ADJUNCT_ROLES:
+                return f"negation on the adverbial {concepts.get(s, s)} ({', '.join(sorted(roles))}) is not English negation"
+    return ""
 
 
 # ---------------------------------------------------------------- the intended change

@@ -130,9 +130,19 @@ def test_a_foil_that_changed_too_much_fails_a_strict_threshold(parser, parsed):
     negate = pick(parsed[CAT], "PN", node="chase-01", action="negate")
     cand = candidate(negate, "The dog did not chase the rat.")
     lenient, strict = RoundTripValidator(parser, 0.5).score([cand])[0], RoundTripValidator(parser, 0.9).score([cand])
-    assert lenient.passed is True
-    assert strict[0].passed is False and "the rest changed too" in strict[0].reason
-    assert 0 < strict[0].score < 0.9
+    # However lenient the F1 threshold, a re-parse that lost untouched content words vouches for nothing.
+    assert lenient.passed is False and "re-parse changed other nodes: cat, mouse missing" in lenient.reason
+    assert strict[0].passed is False and 0 < strict[0].score < 0.9
+
+
+def test_broken_reparses_fail(validator, parser):
+    from core.rules import pn_edits
+
+    [p] = parser.parse(["We met the manager yesterday."])
+    yesterday = next(v for v, _, c in p.graph.instances() if c == "yesterday")
+    [edit] = [e for e in pn_edits(p, ("any-node",)) if e.details["node"] == yesterday]
+    [verdict] = validator.score([candidate(edit, "We met the manager no yesterday.")])
+    assert verdict.passed is False and "negation on the adverbial yesterday" in verdict.reason
 
 
 def test_identical_foil_and_unrealized_edit(validator, parsed):
