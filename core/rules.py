@@ -61,7 +61,7 @@ from core.types import RULES, Edit, ParsedSentence, Token
 log = logging.getLogger(__name__)
 
 PN_VARIANTS: tuple[str, ...] = ("main-predicate", "clause-predicate", "determiner", "any-node")
-RS_VARIANTS: tuple[str, ...] = ("agent-patient", "recipient", "comparison", "clauses", "two-leaf")
+RS_VARIANTS: tuple[str, ...] = ("agent-patient", "recipient", "comparison", "agent-patient-any", "two-leaf")
 US_VARIANTS: tuple[str, ...] = ("modifier", "adjunct", "optional-argument", "leaf")
 VARIANTS: Mapping[str, tuple[str, ...]] = {
     "PN": (*PN_VARIANTS, "unnegate"),
@@ -70,16 +70,17 @@ VARIANTS: Mapping[str, tuple[str, ...]] = {
     "AR": ("antonym",),
     "HS": ("hypernym",),
 }
-OPT_IN: frozenset[str] = frozenset({"PN:any-node", "RS:two-leaf", "US:leaf"})
+OPT_IN: frozenset[str] = frozenset({"PN:any-node", "RS:agent-patient-any", "RS:two-leaf", "US:leaf"})
 """The released code's behaviours: labelled variants a user asks for by name (``--variants PN:any-node``);
 they are not part of the defaults because most of what they produce is not a usable foil (docs/foil-rules.md)."""
 RELEASED_VARIANTS: Mapping[str, tuple[str, ...]] = {
     "PN": ("main-predicate", "any-node"),
-    "RS": ("agent-patient", "two-leaf"),
+    "RS": ("agent-patient-any", "two-leaf"),
     "US": ("leaf",),
 }
 """The first round's defaults (the paper plus the released code's behaviours): ``--variants
-PN:main-predicate,PN:any-node,RS:agent-patient,RS:two-leaf,US:leaf`` reproduces its edits."""
+PN:main-predicate,PN:any-node,RS:agent-patient-any,RS:two-leaf,US:leaf`` reproduces its edits (its
+unconstrained agent-patient swap is now labelled ``agent-patient-any``)."""
 DEFAULT_VARIANTS: Mapping[str, tuple[str, ...]] = {
     rule: tuple(v for v in names if f"{rule}:{v}" not in OPT_IN) for rule, names in VARIANTS.items()
 }
@@ -441,6 +442,22 @@ def _animate(parsed: ParsedSentence, idx: _Index, var: str) -> bool:
     return lexname(split_concept(concept)[0], "n") in _ANIMATE_LEXNAMES
 
 
+def _predicate(parsed: ParsedSentence, idx: _Index, var: str) -> bool:
+    tok = _head_token(parsed, var)
+    if tok is not None:
+        return tok.pos in ("VERB", "AUX") or (tok.pos == "ADJ" and tok.dep in ("acomp", "ccomp", "advcl"))
+    return bool(split_concept(idx.concepts.get(var, ""))[1])
+
+
+def _can_trade(parsed: ParsedSentence, idx: _Index, a: str, b: str) -> bool:
+    """Agent and patient can trade places: both are persons, animals or groups ("the nurse examined the
+    patient"), or both are clauses (the two sides of ``cause-01``). "The soup brought the waiter" is no role
+    swap a reader accepts: an object cannot act (docs/quality-protocol.md, RS)."""
+    if _predicate(parsed, idx, a) and _predicate(parsed, idx, b):
+        return True
+    return _animate(parsed, idx, a) and _animate(parsed, idx, b)
+
+
 def _pair_edit(parsed: ParsedSentence, idx: _Index, event: str, a: str, b: str, ra: str, rb: str, variant: str):
     """The RS edit swapping ``event``'s ``ra`` argument ``a`` with its ``rb`` argument ``b`` (None when invalid)."""
     if a == b or (_signature(idx, a) is not None and _signature(idx, a) == _signature(idx, b)):
@@ -463,8 +480,10 @@ def _pair_edit(parsed: ParsedSentence, idx: _Index, event: str, a: str, b: str, 
 def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS["RS"]) -> list[Edit]:
     """Role swap: two arguments of one predicate that can trade places (docs/foil-rules.md):
 
-    - ``agent-patient`` (the paper): ARG0 <-> ARG1 of each event, active or passive (and the two clauses of
-      ``cause-01``: "she is happy because her team won" -> "her team won because she is happy");
+    - ``agent-patient`` (the paper): ARG0 <-> ARG1 of each event, active or passive, when the two can trade
+      places (:func:`_can_trade`: both animate, or the two clauses of ``cause-01``: "she is happy because her
+      team won" -> "her team won because she is happy"); ``agent-patient-any`` (opt-in) swaps them whatever
+      they are ("the soup brought the waiter"), as the paper's generator does;
     - ``recipient``: ARG0 <-> ARG2 of a ditransitive when both are persons, animals or groups ("the teacher gave
       the students a test" -> "the students gave the teacher a test"), and ARG1 <-> ARG2 when both are;
     - ``comparison``: the two sides of a comparison ("Tom is taller than his brother");
@@ -485,10 +504,13 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
     for event in idx.order:
         outs = idx.out.get(event, ())
         args = {role: [t for r, t in outs if r == role] for role in (":ARG0", ":ARG1", ":ARG2", *_COMPARED)}
-        if "agent-patient" in variants:
+        if "agent-patient" in variants or "agent-patient-any" in variants:
             for a in args[":ARG0"]:
                 for b in args[":ARG1"]:
-                    add(_pair_edit(parsed, idx, event, a, b, ":ARG0", ":ARG1", "agent-patient"))
+                    if _can_trade(parsed, idx, a, b):
+                        add(_pair_edit(parsed, idx, event, a, b, ":ARG0", ":ARG1", "agent-patient"))
+                    elif "agent-patient-any" in variants:  # the paper's swap whatever the arguments
+                        add(_pair_edit(parsed, idx, event, a, b, ":ARG0", ":ARG1", "agent-patient-any"))
         if "recipient" in variants and args[":ARG2"]:
             for ra in (":ARG0", ":ARG1"):
                 for a in args[ra]:
@@ -637,7 +659,10 @@ def _us_kind(parsed: ParsedSentence, idx: _Index, var: str, parent: str, role: s
         if in_pp or tok.dep == "dative":
             return "optional-argument"
         verb = _head_token(parsed, parent)
-        if tok.dep == "dobj" and verb is not None and verb.pos == "VERB":
+        small_clause = verb is not None and any(
+            t.head == verb.i and t.dep in ("xcomp", "acomp", "oprd", "ccomp", "dative") for t in parsed.tokens
+        )  # "kept us awake" -> "kept awake": the object belongs to a small clause
+        if tok.dep == "dobj" and verb is not None and verb.pos == "VERB" and not small_clause:
             from core.wordnet_facts import object_optional
 
             if object_optional(verb.lemma.lower()):
