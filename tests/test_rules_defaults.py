@@ -62,7 +62,7 @@ def test_defaults_leave_the_released_behaviours_opt_in():
     assert "any-node" not in DEFAULT_VARIANTS["PN"] and "two-leaf" not in DEFAULT_VARIANTS["RS"]
     assert parse_variants(["PN:any-node"])["PN"] == ("any-node",)
     assert parse_variants([])["US"] == DEFAULT_VARIANTS["US"]
-    assert RELEASED_VARIANTS["RS"] == ("agent-patient", "two-leaf")
+    assert RELEASED_VARIANTS["RS"] == ("agent-patient-any", "two-leaf")
     with pytest.raises(ConfigError, match="unknown PN variant"):
         parse_variants(["PN:everything"])
     with pytest.raises(ConfigError, match="RULE:variant"):
