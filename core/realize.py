@@ -515,7 +515,46 @@ def _role_case(sent: Sentence, dest: Token) -> str:
     return "acc"
 
 
+def _clause_spans(sent: Sentence, main: Token, sub: Token) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The bodies of a main clause and its adverbial clause, without the subordinator, the comma between
+    them and the final punctuation: the two spans a clause swap exchanges."""
+    sub_all = sorted(sent.subtree(sub.i))
+    lo, hi = sub_all[0], sub_all[-1]
+    def subordinator(t: Token) -> bool:  # "although", "even though" ("even" modifies the mark)
+        before_mark = t.i + 1 < len(sent.tokens) and sent.tok(t.i + 1).dep == "mark"
+        return t.dep == "mark" or t.pos == "PUNCT" or (t.dep == "advmod" and (sent.head(t).dep == "mark" or before_mark))
+
+    while lo <= hi and subordinator(sent.tok(lo)):
+        lo += 1
+    while hi >= lo and sent.tok(hi).pos == "PUNCT":
+        hi -= 1
+    rest = [i for i in sorted(sent.subtree(main.i)) if i not in set(sub_all)]
+    while rest and sent.tok(rest[0]).pos == "PUNCT":
+        rest.pop(0)
+    while rest and (sent.tok(rest[-1]).pos == "PUNCT" or sent.tok(rest[-1]).dep == "cc"):
+        rest.pop()
+    if not rest or rest != list(range(rest[0], rest[-1] + 1)) or lo > hi:
+        raise Unrealizable(f"the clauses of '{main.text}' and '{sub.text}' are not two separate phrases")
+    return (lo, hi), (rest[0], rest[-1])
+
+
+def _swap_clauses(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
+    sent = work.sent
+    main, sub = _head(work, _detail(edit, "a"), concepts), _head(work, _detail(edit, "b"), concepts)
+    main, sub = _copula(sent, main), _copula(sent, sub)  # "he was tired": the clause is headed by "was"
+    if sub.head != main.i or sub.dep != "advcl":
+        raise Unrealizable(f"'{sub.text}' does not head a subordinate clause of '{main.text}'")
+    span_sub, span_main = _clause_spans(sent, main, sub)
+    first, second = sorted((span_sub, span_main))
+    if first[1] >= second[0]:
+        raise Unrealizable("the two clauses overlap")
+    work.swap_spans(first, second)
+
+
 def _swap(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
+    if edit.details.get("clauses"):
+        _swap_clauses(work, edit, concepts)
+        return
     sent = work.sent
     va, vb = _detail(edit, "a"), _detail(edit, "b")
     roles = tuple(edit.details.get("roles") or (None, None))

@@ -46,6 +46,7 @@ from core.graph import (
     POLARITY,
     Triple,
     add_attribute,
+    rebuild,
     relayout,
     remove_attribute,
     remove_leaf,
@@ -61,7 +62,7 @@ from core.types import RULES, Edit, ParsedSentence, Token
 log = logging.getLogger(__name__)
 
 PN_VARIANTS: tuple[str, ...] = ("main-predicate", "clause-predicate", "determiner", "any-node")
-RS_VARIANTS: tuple[str, ...] = ("agent-patient", "recipient", "comparison", "agent-patient-any", "two-leaf")
+RS_VARIANTS: tuple[str, ...] = ("agent-patient", "recipient", "comparison", "clauses", "agent-patient-any", "two-leaf")
 US_VARIANTS: tuple[str, ...] = ("modifier", "adjunct", "optional-argument", "leaf")
 VARIANTS: Mapping[str, tuple[str, ...]] = {
     "PN": (*PN_VARIANTS, "unnegate"),
@@ -458,6 +459,34 @@ def _can_trade(parsed: ParsedSentence, idx: _Index, a: str, b: str) -> bool:
     return _animate(parsed, idx, a) and _animate(parsed, idx, b)
 
 
+_CLAUSE_ROLES = (":concession",)  # "although A, B" <-> "although B, A" (a condition's tenses would not follow)
+
+
+def _reroot(graph: penman.Graph, main: str, sub: str, role: str) -> penman.Graph:
+    """``main`` :role ``sub`` becomes ``sub`` :role ``main`` (``sub`` the new top when ``main`` was)."""
+    triples = [(sub, role, main) if (s, r, t) == (main, role, sub) else (s, r, t) for s, r, t in graph.triples]
+    return rebuild(graph, triples, top=sub if graph.top == main else graph.top)
+
+
+def _clause_swap(parsed: ParsedSentence, idx: _Index, main: str, sub: str, role: str) -> Edit | None:
+    """RS ``clauses``: the main clause and its concessive clause trade places ("Although he was tired, he
+    finished the report" -> "Although he finished the report, he was tired")."""
+    if _nested(idx, sub, main) and main in _subtree(idx, sub):
+        return None
+    edited = _build("RS", parsed, idx, partial(_reroot, idx.graph, main, sub, role))
+    if edited is None:
+        return None
+    return Edit(
+        rule="RS",
+        variant="clauses",
+        description=f"swap the clauses {idx.label(main)} ↔ {idx.label(sub)} ({role[1:]})",
+        nodes=(main, sub),
+        source=parsed,
+        edited=edited,
+        details={"a": main, "b": sub, "roles": (role, role), "clauses": True},
+    )
+
+
 def _pair_edit(parsed: ParsedSentence, idx: _Index, event: str, a: str, b: str, ra: str, rb: str, variant: str):
     """The RS edit swapping ``event``'s ``ra`` argument ``a`` with its ``rb`` argument ``b`` (None when invalid)."""
     if a == b or (_signature(idx, a) is not None and _signature(idx, a) == _signature(idx, b)):
@@ -487,6 +516,7 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
     - ``recipient``: ARG0 <-> ARG2 of a ditransitive when both are persons, animals or groups ("the teacher gave
       the students a test" -> "the students gave the teacher a test"), and ARG1 <-> ARG2 when both are;
     - ``comparison``: the two sides of a comparison ("Tom is taller than his brother");
+    - ``clauses``: a main clause and its concessive clause ("although A, B" -> "although B, A");
     - ``two-leaf`` (opt-in, the released code's behaviour): the edges of two leaves anywhere in the graph.
     """
     _check_variants("RS", variants, VARIANTS["RS"])
@@ -517,6 +547,12 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
                     for b in args[":ARG2"]:
                         if _animate(parsed, idx, a) and _animate(parsed, idx, b):
                             add(_pair_edit(parsed, idx, event, a, b, ra, ":ARG2", "recipient"))
+        if "clauses" in variants:
+            for r, t in outs:
+                if r in _CLAUSE_ROLES and _predicate(parsed, idx, event) and _predicate(parsed, idx, t):
+                    edit = _clause_swap(parsed, idx, event, t, r)
+                    if edit is not None:
+                        edits.append(edit)
         if "comparison" in variants:
             for rb in _COMPARED:
                 for a in args[":ARG1"] or args[":ARG0"]:

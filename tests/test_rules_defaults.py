@@ -120,3 +120,25 @@ def test_the_tagger_mistake_on_bit_is_repaired():
         assert parsed.metadata.get("retagged")
     [plain] = parser.parse(["The end of the long war."])  # a verbless title is left alone
     assert "retagged" not in plain.metadata and {c for _, _, c in plain.graph.instances()} >= {"end", "war"}
+
+
+def test_rs_swaps_a_main_clause_with_its_concessive_clause():
+    from core.rules import rs_edits
+    from core.types import FoilCandidate
+    from core.validate import RoundTripValidator
+
+    parser, realizer = DependencyParser(), AlignedRealizer()
+    validator = RoundTripValidator(parser)
+    expected = {
+        "Although he was tired, he finished the report.": "Although he finished the report, he was tired.",
+        "She smiled, although she was worried.": "She was worried, although she smiled.",
+        "Even though Anna had little money, she bought the painting.": (
+            "Even though she bought the painting, Anna had little money."
+        ),
+    }
+    for parsed in parser.parse(list(expected)):
+        [edit] = [e for e in rs_edits(parsed) if e.variant == "clauses"]
+        real = realizer.realize(edit)
+        assert real.text == expected[parsed.text]
+        [verdict] = validator.score([FoilCandidate(edit, real)])
+        assert verdict.passed is True, verdict.reason
