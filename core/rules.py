@@ -637,6 +637,13 @@ _CLAUSE_KIDS = frozenset({"quantmod", "advmod", "nsubj", "nsubjpass", "mark", "a
 _NOUN_ADVERBIAL_DEPS = frozenset({"npadvmod", "tmod"})
 
 
+def _glued(parsed: ParsedSentence, tok: Token) -> bool:
+    """``tok`` is written against a hyphen ("pre-rendered", "two-dimensional")."""
+    before = tok.i > 0 and parsed.tokens[tok.i - 1].text in ("-", "–") and parsed.tokens[tok.i - 1].whitespace == ""
+    after = tok.i + 1 < len(parsed.tokens) and parsed.tokens[tok.i + 1].text in ("-", "–") and tok.whitespace == ""
+    return bool(before or after)
+
+
 def _subtree(idx: _Index, var: str) -> set[str]:
     seen, stack = {var}, [var]
     while stack:
@@ -673,6 +680,8 @@ def _us_kind(parsed: ParsedSentence, idx: _Index, var: str, parent: str, role: s
     if any(parsed.tokens[i].pos in ("VERB", "AUX") for v in inside for i in parsed.alignment.get(v, ()) if v != var):
         return None  # a clause inside: dropping it is more than an underspecification
     word = tok.text.lower()
+    if _glued(parsed, tok):
+        return None  # "pre-rendered" minus "pre" is no word
     if role in _MODIFIER_ROLES and idx.is_leaf(var) and tok.dep not in _PP_HEAD_DEPS | {"pobj"}:
         if word in _KEEP_WORDS or tok.tag in ("JJR", "RBR", "JJS", "RBS") or tok.dep in ("det", "predet", "neg"):
             return None
