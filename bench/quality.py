@@ -111,6 +111,26 @@ def read_judgements(path: Path) -> dict[Key, Judgement]:
     return out
 
 
+IMPOSSIBLE_SWAP = "absurd swap"
+"""Note prefix (protocol convention) of an RS foil that swaps two arguments of one predicate as the rule
+says, but the arguments cannot trade places (an impossible situation): judged not faithful."""
+
+
+def lenient_rs(judgements: Mapping[Key, Judgement]) -> dict[Key, Judgement]:
+    """The judgements with impossible-but-structural RS swaps counted as faithful (``report --lenient-rs``),
+    for comparison with judging that accepts any agent-patient swap.
+
+    >>> j = {("s", "RS", "f"): Judgement(True, False, 1, "absurd swap: the soup brought the waiter")}
+    >>> lenient_rs(j)[("s", "RS", "f")].usable
+    True
+    """
+    out = dict(judgements)
+    for key, j in judgements.items():
+        if key[1] == "RS" and j.note.startswith(IMPOSSIBLE_SWAP):
+            out[key] = Judgement(j.meaning_changed, True, j.fluency, j.note)
+    return out
+
+
 def key_of(foil: Mapping[str, Any]) -> Key:
     return (foil["source"], foil["rule"], foil["foil"])
 
@@ -239,6 +259,22 @@ def table(groups: Mapping[tuple[str, str], Tally]) -> list[str]:
     return lines
 
 
+def variant_rows(foils: Iterable[Mapping[str, Any]], judgements: Mapping[Key, Judgement], only: set[str] | None = None) -> list[str]:
+    """Markdown rows: kept and usable foils per (rule, variant), judged foils only."""
+    counts: dict[tuple[str, str], list[int]] = {}
+    for foil in foils:
+        j = judgements.get(key_of(foil))
+        if j is None or (only is not None and foil["sentence_id"] not in only):
+            continue
+        c = counts.setdefault((foil["rule"], foil["variant"]), [0, 0])
+        c[0] += 1
+        c[1] += j.usable
+    lines = ["| rule | variant | judged | usable |", "|---|---|---|---|"]
+    for (rule, variant), (n, u) in sorted(counts.items(), key=lambda kv: (RULES.index(kv[0][0]), kv[0][1])):
+        lines.append(f"| {rule} | {variant} | {n} | {100 * u / n:.0f}% |")
+    return lines
+
+
 def comparison(label: str, groups: Mapping[tuple[str, str], Tally], baseline: str, base: Mapping[tuple[str, str], Tally]) -> str:
     """One line: overall kept, usable, as-fluent and coverage of ``label`` against ``baseline``."""
     now, then = aggregate(groups, None, None), aggregate(base, None, None)
@@ -324,6 +360,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             p.add_argument("--text", action="store_true", help="readable blocks instead of JSON lines")
         if name == "report":
             p.add_argument("--baseline", default="", help="a second label to compare with in one line")
+            p.add_argument("--variants", action="store_true", help="also print usable rates per rule variant")
+            p.add_argument("--lenient-rs", action="store_true", help="count impossible RS swaps as faithful")
     args = ap.parse_args(argv)
     data: Path = args.data
     if args.command == "generate":
@@ -343,10 +381,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     sentences = read_sentences(data)
     judged = read_judgements(judgements_file)
+    if args.lenient_rs:
+        judged = lenient_rs(judged)
     groups = tally(sentences, read_foils(args.label, data), judged, only)
     scope = f", {args.subset} sentences per register (seed {args.subset_seed})" if only else ""
+    scope += ", impossible RS swaps counted faithful" if args.lenient_rs else ""
     print(f"label {args.label}{scope}")
     print("\n".join(table(groups)))
+    if args.variants:
+        print("\n".join(variant_rows(read_foils(args.label, data), judged, only)))
     if args.baseline:
         base = tally(sentences, read_foils(args.baseline, data), judged, only)
         print(comparison(args.label, groups, args.baseline, base))

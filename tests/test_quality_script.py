@@ -172,3 +172,21 @@ def test_generate_writes_kept_foils_in_stable_order(tmp_path: Path) -> None:
     assert order == sorted(order)
     again = quality.generate("t", tmp_path).read_text(encoding="utf-8")
     assert again == path.read_text(encoding="utf-8")
+
+
+def test_variant_rows_count_judged_foils_only(data: Path) -> None:
+    foils = quality.read_foils("before", data)
+    rows = quality.variant_rows(foils, quality.read_judgements(data / "judgements.jsonl"))
+    assert rows[2:] == ["| PN | v | 4 | 75% |", "| RS | v | 1 | 100% |", "| US | v | 1 | 0% |",
+                        "| AR | v | 1 | 100% |", "| HS | v | 1 | 0% |"]
+
+
+def test_lenient_rs_only_forgives_impossible_swaps(data: Path) -> None:
+    judged = {
+        ("s", "RS", "a"): quality.Judgement(True, False, 1, "absurd swap: the soup brought the waiter"),
+        ("s", "RS", "b"): quality.Judgement(True, False, 1, "two-leaf swap of modifiers"),
+        ("s", "PN", "c"): quality.Judgement(True, False, 1, "absurd swap: not an RS foil"),
+    }
+    lenient = quality.lenient_rs(judged)
+    assert [lenient[k].usable for k in judged] == [True, False, False]
+    assert not judged[("s", "RS", "a")].faithful  # the strict judgements are left as they were
