@@ -450,13 +450,33 @@ def _predicate(parsed: ParsedSentence, idx: _Index, var: str) -> bool:
     return bool(split_concept(idx.concepts.get(var, ""))[1])
 
 
+def _kind(parsed: ParsedSentence, idx: _Index, var: str) -> str:
+    """The semantic class an argument swap compares: "animate", a noun's WordNet lexicographer class
+    (``noun.food``, ``noun.artifact``), or "" when unknown (a pronoun like "it", a clause)."""
+    if _animate(parsed, idx, var):
+        return "animate"
+    tok = _head_token(parsed, var)
+    if tok is not None and tok.pos not in ("NOUN", "PROPN"):
+        return ""
+    from core.wordnet_facts import lexname
+
+    return lexname(split_concept(idx.concepts.get(var, ""))[0], "n")
+
+
+def _nominal(parsed: ParsedSentence, var: str) -> bool:
+    tok = _head_token(parsed, var)
+    return tok is not None and tok.pos in ("NOUN", "PROPN")
+
+
 def _can_trade(parsed: ParsedSentence, idx: _Index, a: str, b: str) -> bool:
-    """Agent and patient can trade places: both are persons, animals or groups ("the nurse examined the
-    patient"), or both are clauses (the two sides of ``cause-01``). "The soup brought the waiter" is no role
-    swap a reader accepts: an object cannot act (docs/quality-protocol.md, RS)."""
+    """Two arguments can trade places: both clauses (the two sides of ``cause-01``), both persons, animals or
+    groups ("the nurse examined the patient"), or two nouns of one WordNet class ("the truck hit the car",
+    "she prefers tea to coffee"). "The soup brought the waiter" is no role swap a reader accepts: an object
+    cannot act (docs/quality-protocol.md, RS)."""
     if _predicate(parsed, idx, a) and _predicate(parsed, idx, b):
         return True
-    return _animate(parsed, idx, a) and _animate(parsed, idx, b)
+    kind = _kind(parsed, idx, a)
+    return bool(kind) and kind == _kind(parsed, idx, b)
 
 
 _CLAUSE_ROLES = (":concession",)  # "although A, B" <-> "although B, A" (a condition's tenses would not follow)
@@ -513,8 +533,9 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
       places (:func:`_can_trade`: both animate, or the two clauses of ``cause-01``: "she is happy because her
       team won" -> "her team won because she is happy"); ``agent-patient-any`` (opt-in) swaps them whatever
       they are ("the soup brought the waiter"), as the paper's generator does;
-    - ``recipient``: ARG0 <-> ARG2 of a ditransitive when both are persons, animals or groups ("the teacher gave
-      the students a test" -> "the students gave the teacher a test"), and ARG1 <-> ARG2 when both are;
+    - ``recipient``: ARG0 <-> ARG2 and ARG1 <-> ARG2 when the two can trade places ("the teacher gave the
+      students a test" -> "the students gave the teacher a test"; "she prefers tea to coffee"), and a
+      source with a destination ("from Paris to London");
     - ``comparison``: the two sides of a comparison ("Tom is taller than his brother");
     - ``clauses``: a main clause and its concessive clause ("although A, B" -> "although B, A");
     - ``two-leaf`` (opt-in, the released code's behaviour): the edges of two leaves anywhere in the graph.
@@ -545,8 +566,13 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
             for ra in (":ARG0", ":ARG1"):
                 for a in args[ra]:
                     for b in args[":ARG2"]:
-                        if _animate(parsed, idx, a) and _animate(parsed, idx, b):
+                        if _can_trade(parsed, idx, a, b) and not (_predicate(parsed, idx, a) or _predicate(parsed, idx, b)):
                             add(_pair_edit(parsed, idx, event, a, b, ra, ":ARG2", "recipient"))
+        if "recipient" in variants:
+            for a in [t for r, t in outs if r == ":source"]:
+                for b in [t for r, t in outs if r == ":destination"]:
+                    if _nominal(parsed, a) and _nominal(parsed, b):  # "from Paris to London" -> "from London to Paris"
+                        add(_pair_edit(parsed, idx, event, a, b, ":source", ":destination", "recipient"))
         if "clauses" in variants:
             for r, t in outs:
                 if r in _CLAUSE_ROLES and _predicate(parsed, idx, event) and _predicate(parsed, idx, t):
