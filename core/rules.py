@@ -311,10 +311,14 @@ def _negatable_arguments(parsed: ParsedSentence, idx: _Index) -> list[str]:
         dets = [t for t in kids if t.dep == "det"]
         if not dets or dets[0].text.lower() not in _NO_DETS or any(t.dep in ("poss", "nummod", "predet") for t in kids):
             continue
-        pred = _var_of_token(parsed, tok.head, idx)
-        if pred is None or idx.negated(pred) or any(
-            t.head == tok.head and t.dep == "neg" for t in parsed.tokens
+        verb = parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) else tok
+        if tok.dep in ("dobj", "dative") and (
+            verb.tag not in ("VBD", "VBZ", "VBP")
+            or any(t.head == verb.i and t.dep in ("aux", "auxpass") for t in parsed.tokens)
         ):
+            continue  # "had to cancel no picnic", "will buy no car": an object takes "no" only after a plain finite verb
+        pred = _var_of_token(parsed, tok.head, idx)
+        if pred is None or idx.negated(pred) or any(t.head == tok.head and t.dep == "neg" for t in parsed.tokens):
             continue  # "did not like no tea": a double negation
         out.append(var)
     return out
@@ -566,7 +570,9 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
             for ra in (":ARG0", ":ARG1"):
                 for a in args[ra]:
                     for b in args[":ARG2"]:
-                        if _can_trade(parsed, idx, a, b) and not (_predicate(parsed, idx, a) or _predicate(parsed, idx, b)):
+                        if _can_trade(parsed, idx, a, b) and not (
+                            _predicate(parsed, idx, a) or _predicate(parsed, idx, b)
+                        ):
                             add(_pair_edit(parsed, idx, event, a, b, ra, ":ARG2", "recipient"))
         if "recipient" in variants:
             for a in [t for r, t in outs if r == ":source"]:
@@ -659,6 +665,9 @@ _KEEP_WORDS = frozenset(
 """Quantifier, determiner-like, degree and focus words US never drops alone: "every morning" -> "morning",
 "more than 300" -> "than 300" and "very" without its adjective are not English, and "only"/"even" change scope."""
 _PP_HEAD_DEPS = frozenset({"prep", "agent"})
+_LOCATIVE_VERBS = frozenset(
+    {"live", "reside", "dwell", "lie", "put", "place", "set", "lay", "belong", "stay", "remain"}
+)
 _CLAUSE_KIDS = frozenset({"quantmod", "advmod", "nsubj", "nsubjpass", "mark", "aux", "dobj", "prep", "npadvmod"})
 _NOUN_ADVERBIAL_DEPS = frozenset({"npadvmod", "tmod"})
 
@@ -722,7 +731,14 @@ def _us_kind(parsed: ParsedSentence, idx: _Index, var: str, parent: str, role: s
     in_pp = tok.dep in _PP_HEAD_DEPS or (tok.dep in ("pobj", "pcomp") and head.dep in _PP_HEAD_DEPS)
     if not _closed(idx, var):
         return None
-    if role in _ADJUNCT_ROLES or role.startswith(":prep-") or (role == ":ARG0" and tok.dep == "pobj" and head.dep == "agent"):
+    verb = _head_token(parsed, parent)
+    if role == ":location" and verb is not None and verb.lemma.lower() in _LOCATIVE_VERBS:
+        return None  # "lived in London" -> "lived": the place completes the verb
+    if (
+        role in _ADJUNCT_ROLES
+        or role.startswith(":prep-")
+        or (role == ":ARG0" and tok.dep == "pobj" and head.dep == "agent")
+    ):
         if in_pp or tok.dep in _NOUN_ADVERBIAL_DEPS or (tok.dep == "advmod" and tok.pos == "ADV"):
             return "adjunct" if word not in _KEEP_WORDS else None
         return None
@@ -926,9 +942,7 @@ def parse_variants(entries: Sequence[str]) -> dict[str, tuple[str, ...]]:
         rule, sep, variant = str(entry).strip().partition(":")
         rule = rule.strip().upper()
         if not sep or rule not in VARIANTS:
-            raise ConfigError(
-                f"bad rule variant {entry!r}", hint="write RULE:variant, e.g. PN:any-node or RS:two-leaf"
-            )
+            raise ConfigError(f"bad rule variant {entry!r}", hint="write RULE:variant, e.g. PN:any-node or RS:two-leaf")
         _check_variants(rule, [variant.strip()], VARIANTS[rule])
         chosen.setdefault(rule, []).append(variant.strip())
     return {rule: tuple(chosen.get(rule, DEFAULT_VARIANTS[rule])) for rule in VARIANTS}
