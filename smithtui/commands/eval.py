@@ -24,7 +24,7 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("eval", help="score embedding models on triples", description=DESCRIPTION)
     p.add_argument(
         "--triples", action="append", metavar="FILE",
-        help="triples: foil-engine JSONL, SentenceSmith CSV, or CSV/TSV/JSONL with named columns (repeatable)",
+        help="triples: foil-engine JSONL or Parquet, SentenceSmith CSV, or CSV/TSV/JSONL with named columns (repeatable)",
     )  # fmt: skip
     p.add_argument("--models", help="comma-separated embedder names (default: every embedder usable here)")
     p.add_argument("--out", metavar="JSON", help="write the full results with provenance as JSON")
