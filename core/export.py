@@ -81,6 +81,7 @@ def foil_record(
         "changed_spans": [list(span) for span in real.changed_spans],
         "changed_text": [real.text[s:e] for s, e in real.changed_spans],
         "aligned_tokens": aligned,
+        "alignment": {key: list(idx) for key, idx in source.alignment.items()},  # graph key -> source token indices
         "alternatives": list(real.alternatives),
         "clipped": real.clipped,
         "verdicts": [verdict_dict(v) for v in verdicts],
@@ -167,13 +168,14 @@ def _foil_types(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "changed_text": texts,
         "alternatives": texts,
         "aligned_tokens": pa.list_(pa.struct([("node", text), ("tokens", texts)])),
+        "alignment": pa.list_(pa.struct([("node", text), ("tokens", pa.list_(pa.int64()))])),
         "verdicts": pa.list_(verdict),
     }
     return types
 
 
 def _parquet_value(key: str, value: Any) -> Any:
-    if key == "aligned_tokens" and isinstance(value, Mapping):  # graph variables vary: a list, not a struct
+    if key in ("aligned_tokens", "alignment") and isinstance(value, Mapping):  # variables vary: a list, not a struct
         return [{"node": k, "tokens": list(v)} for k, v in value.items()]
     if key == "verdicts" and value:
         return [{**v, "probabilities": v.get("probabilities") or None} for v in value]

@@ -23,6 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--format", choices=("jsonl", "csv", "parquet", "st-triplets"), default=None,
         help="default: from the --out suffix; st-triplets: anchor,positive,negative,rule,id for sentence-transformers",
     )
+    p.add_argument("--amr-out", dest="amr_out", help="also write every source and edited graph to this .amr corpus")
     p.add_argument("--no-card", dest="no_card", action="store_true", help="do not write the README.md dataset card")
     p.add_argument("--rules", help="comma-separated subset of PN,RS,US,AR,HS")
     p.add_argument("--seed", type=int, help="sampling seed (default from config: 13)")
@@ -75,11 +76,11 @@ def run(args: argparse.Namespace) -> int:
     counts = {"records": 0, "foils": 0, "kept": 0, "errors": 0}
     per_rule: dict[str, int] = {}
     card_records: list[dict] = []  # what the dataset card counts, without the graphs
-    if fmt in ("parquet", "st-triplets"):
+    if fmt in ("parquet", "st-triplets") or args.amr_out:
         records = list(pipeline.run(rows, validate=not args.no_validate, progress=progress))
         if bar is not None:
             bar.close()
-        written = _write_collected(records, out, fmt)
+        written = _write_collected(records, out, fmt, args.amr_out)
         _report(args, out, rows, records, fmt, written)
         return 0
     with atomic_writer(out) as fh:
@@ -121,10 +122,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_collected(records: list[dict], out: Path, fmt: str) -> int:
-    """Write records held in memory (Parquet, ST triplets). Returns rows written."""
+def _write_collected(records: list[dict], out: Path, fmt: str, amr_out: str | None) -> int:
+    """Write records held in memory (Parquet, ST triplets, or any format with --amr-out). Returns rows written."""
     from core.export import write_jsonl, write_parquet, write_sentencesmith_csv, write_st_triplets
 
+    if amr_out:
+        from core.amr_export import write_amr_corpus
+
+        print(f"{write_amr_corpus(amr_out, records)} graphs → {amr_out}", file=sys.stderr)
     if fmt == "csv":
         return write_sentencesmith_csv(out, [r for r in records if r.get("kept")])
     writer = {"jsonl": write_jsonl, "parquet": write_parquet, "st-triplets": write_st_triplets}[fmt]
