@@ -31,7 +31,7 @@ from typing import Annotated, Any, Literal
 import platformdirs
 from pydantic import AfterValidator, BeforeValidator, ConfigDict, ValidationError
 from pydantic.dataclasses import dataclass
-from pydantic_settings import BaseSettings, EnvSettingsSource, SettingsConfigDict
+from pydantic_settings import BaseSettings, EnvSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
 
 from core.errors import ConfigError
 from core.types import RULES
@@ -386,7 +386,7 @@ class _EnvSource(EnvSettingsSource):
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return dict(TomlConfigSettingsSource(Settings, toml_file=path)())  # pydantic-settings' TOML source
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"config file {path} is not valid TOML: {exc}", hint="fix the line named") from exc
 

@@ -57,7 +57,7 @@ def _build_class() -> type:
             super().__init__()
             self.triples = read_triples(triples) if isinstance(triples, str | os.PathLike) else triples
             self.name, self.ties, self.encode, self.per_rule = name, ties, encode, per_rule
-            self.primary_metric = "hm"
+            self.primary_metric = "tacc"  # as MTEB main_score; auc and hm are reported beside it
             self.last_result: Any = None
 
         def __call__(self, model: Any, output_path: str | None = None, epoch: int = -1, steps: int = -1) -> dict:
