@@ -367,6 +367,9 @@ def export_records(
     writer = {"jsonl": write_jsonl, "csv": write_sentencesmith_csv, "parquet": write_parquet}[fmt]
     try:
         count = writer(target, records)
+        from core.dataset_card import write_dataset_card
+
+        write_dataset_card(target, records, fmt, count=count)  # README.md card for datasets.load_dataset(folder)
     except OSError as exc:
         raise CurationError(
             f"cannot write {target}: {exc.strerror or exc}",

@@ -36,6 +36,7 @@ from core.textio import pick_column, read_rows, read_text, table_format
 from core.types import RULES
 
 LAYOUTS: tuple[str, ...] = ("foil-engine", "sentencesmith", "generic")
+PARQUET_SUFFIXES = (".parquet", ".pq")
 
 SENTENCESMITH_RULES: Mapping[str, str] = {
     "RD": "US",
@@ -254,7 +255,7 @@ def read_triples(
     columns: Mapping[str, str] | None = None,
     include_rejected: bool = False,
 ) -> TripleSet:
-    """Read triples from a CSV/TSV/JSONL file (layout detected from the columns unless given).
+    """Read triples from a CSV/TSV/JSONL/Parquet file (layout detected from the columns unless given).
 
     Raises :class:`~core.errors.InputError` for a file that cannot be read at all;
     bad rows are counted, not raised.
@@ -262,13 +263,16 @@ def read_triples(
     from core.provenance import file_sha256
 
     p = Path(path)
-    fmt = table_format(p)
+    fmt = "parquet" if p.suffix.lower() in PARQUET_SUFFIXES else table_format(p)
     if fmt == "txt":
         raise InputError(
             f"{p}: cannot tell the table format from the suffix {p.suffix!r}",
-            hint="use a .csv, .tsv or .jsonl file",
+            hint="use a .csv, .tsv, .jsonl or .parquet file",
         )
-    if fmt == "jsonl":
+    if fmt == "parquet":
+        rows, broken = _read_parquet(p), []
+        lines = list(range(1, len(rows) + 1))  # Parquet rows are numbered from 1
+    elif fmt == "jsonl":
         rows, lines, broken = _read_jsonl(p)
     else:
         rows = read_rows(p, fmt=fmt)
@@ -288,6 +292,17 @@ def read_triples(
         columns=ts.columns,
         n_rows=ts.n_rows + len(broken),
     )
+
+
+def _read_parquet(path: Path) -> list[dict[str, Any]]:
+    """The rows of a Parquet file (typed nested columns come back as lists and dicts)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.read_table(path).to_pylist()
+    except (OSError, pa.ArrowException) as exc:
+        raise InputError(f"{path}: not a readable Parquet file ({exc})", hint="re-export it, or use .jsonl") from exc
 
 
 def _read_jsonl(path: Path) -> tuple[list[dict[str, Any]], list[int], list[BadRow]]:

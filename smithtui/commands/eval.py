@@ -24,11 +24,13 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("eval", help="score embedding models on triples", description=DESCRIPTION)
     p.add_argument(
         "--triples", action="append", metavar="FILE",
-        help="triples: foil-engine JSONL, SentenceSmith CSV, or CSV/TSV/JSONL with named columns (repeatable)",
+        help="triples: foil-engine JSONL or Parquet, SentenceSmith CSV, or CSV/TSV/JSONL with named columns (repeatable)",
     )  # fmt: skip
     p.add_argument("--models", help="comma-separated embedder names (default: every embedder usable here)")
     p.add_argument("--out", metavar="JSON", help="write the full results with provenance as JSON")
     p.add_argument("--out-csv", metavar="CSV", help="write the table as CSV")
+    p.add_argument("--out-mteb", metavar="DIR", help="write MTEB TaskResult JSON: DIR/<model>/<revision>/<task>.json")
+    p.add_argument("--plot", metavar="DIR", help="write figures (per-rule TACC with intervals, ROC curves) as PNGs")
     p.add_argument("--seed", type=int, default=None, help="bootstrap seed (default: pipeline.seed, 13)")
     p.add_argument("--ties", choices=("strict", "lenient", "half"), default="strict",
                    help="how sim(s,p) == sim(s,f) counts: strict = failure (paper), lenient = success (>=), half")  # fmt: skip
@@ -194,6 +196,14 @@ def run(args: argparse.Namespace) -> int:
         label = Path(path).stem
         while label in results:
             label += "'"
+        if args.out_mteb:
+            from core.mteb_bridge import write_mteb_results
+
+            say(f"wrote {len(write_mteb_results(result, ts, args.out_mteb))} MTEB result file(s) under {args.out_mteb}")
+        if args.plot:
+            from core.eval_plots import plot_eval
+
+            say("wrote " + ", ".join(str(p) for p in plot_eval(result, args.plot, label)))
         results[label] = d
         print(f"\n{path}")
         print(render_table(d))

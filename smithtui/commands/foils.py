@@ -18,8 +18,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Parse each sentence, apply the edit rules, realize and validate the foils, write JSONL or CSV.",
     )
     p.add_argument("--input", required=True, help="text file (one sentence per line), CSV, TSV or JSONL")
-    p.add_argument("--out", required=True, help="output file (.jsonl, or .csv with --format csv)")
-    p.add_argument("--format", choices=("jsonl", "csv"), default=None, help="default: from the --out suffix")
+    p.add_argument("--out", required=True, help="output file (.jsonl, .csv, .parquet); a README.md dataset card goes next to it")
+    p.add_argument(
+        "--format", choices=("jsonl", "csv", "parquet", "st-triplets"), default=None,
+        help="default: from the --out suffix; st-triplets: anchor,positive,negative,rule,id for sentence-transformers",
+    )
+    p.add_argument("--amr-out", dest="amr_out", help="also write every source and edited graph to this .amr corpus")
+    p.add_argument("--no-card", dest="no_card", action="store_true", help="do not write the README.md dataset card")
     p.add_argument("--rules", help="comma-separated subset of PN,RS,US,AR,HS")
     p.add_argument(
         "--variants",
@@ -54,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     }
     settings = load_settings(args.config, cli_overrides=overrides)
     out = Path(args.out)
-    fmt = args.format or ("csv" if out.suffix.lower() == ".csv" else "jsonl")
+    fmt = args.format or {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}.get(out.suffix.lower(), "jsonl")
     if out.exists() and out.is_dir():
         raise InputError(f"--out {out} is a folder", hint="name a file, e.g. foils.jsonl")
     rows = read_input_rows(args.input, column=args.column, paraphrase_column=args.paraphrase_column)
@@ -76,6 +81,14 @@ def run(args: argparse.Namespace) -> int:
 
     counts = {"records": 0, "foils": 0, "kept": 0, "errors": 0}
     per_rule: dict[str, int] = {}
+    card_records: list[dict] = []  # what the dataset card counts, without the graphs
+    if fmt in ("parquet", "st-triplets") or args.amr_out:
+        records = list(pipeline.run(rows, validate=not args.no_validate, progress=progress))
+        if bar is not None:
+            bar.close()
+        written = _write_collected(records, out, fmt, args.amr_out)
+        _report(args, out, rows, records, fmt, written)
+        return 0
     with atomic_writer(out) as fh:
         writer = None
         if fmt == "csv":
@@ -85,6 +98,9 @@ def run(args: argparse.Namespace) -> int:
             writer.writeheader()
         for record in pipeline.run(rows, validate=not args.no_validate, progress=progress):
             counts["records"] += 1
+            card_records.append({k: record.get(k) for k in ("rule", "foil", "error", "kept")})
+            if len(card_records) == 1:
+                card_records[0]["provenance"] = record.get("provenance")
             if record.get("error") or not record.get("foil"):
                 counts["errors"] += 1
             else:
@@ -98,6 +114,11 @@ def run(args: argparse.Namespace) -> int:
                 fh.write(json.dumps(record, ensure_ascii=False, default=json_default) + "\n")
     if bar is not None:
         bar.close()
+    if not args.no_card:
+        from core.dataset_card import write_dataset_card
+
+        kept = counts["kept"] if fmt == "csv" else counts["records"]
+        print(f"dataset card: {write_dataset_card(out, card_records, fmt, count=kept, sources=[args.input])}", file=sys.stderr)
     rules = ", ".join(f"{r} {n}" for r, n in sorted(per_rule.items())) or "none"
     print(
         f"{len(rows)} sentences → {counts['foils']} foils ({rules}); kept {counts['kept']}; "
@@ -105,3 +126,35 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _write_collected(records: list[dict], out: Path, fmt: str, amr_out: str | None) -> int:
+    """Write records held in memory (Parquet, ST triplets, or any format with --amr-out). Returns rows written."""
+    from core.export import write_jsonl, write_parquet, write_sentencesmith_csv, write_st_triplets
+
+    if amr_out:
+        from core.amr_export import write_amr_corpus
+
+        print(f"{write_amr_corpus(amr_out, records)} graphs → {amr_out}", file=sys.stderr)
+    if fmt == "csv":
+        return write_sentencesmith_csv(out, [r for r in records if r.get("kept")])
+    writer = {"jsonl": write_jsonl, "parquet": write_parquet, "st-triplets": write_st_triplets}[fmt]
+    return writer(out, records)
+
+
+def _report(args: argparse.Namespace, out: Path, rows: list, records: list[dict], fmt: str, written: int) -> None:
+    foils = [r for r in records if r.get("foil") and not r.get("error")]
+    per_rule: dict[str, int] = {}
+    for r in foils:
+        per_rule[r["rule"]] = per_rule.get(r["rule"], 0) + 1
+    if not args.no_card:
+        from core.dataset_card import write_dataset_card
+
+        card = write_dataset_card(out, records, fmt, count=written, sources=[args.input])
+        print(f"dataset card: {card}", file=sys.stderr)
+    rules = ", ".join(f"{r} {n}" for r, n in sorted(per_rule.items())) or "none"
+    print(
+        f"{len(rows)} sentences → {len(foils)} foils ({rules}); kept {sum(bool(r.get('kept')) for r in foils)}; "
+        f"{len(records) - len(foils)} sentences or edits without a foil; wrote {written} rows to {out}",
+        file=sys.stderr,
+    )
