@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import InputError, ModelMissingError
+from smithtui.commands.flags import name_list, nonneg_int, positive_int
 
 DEFAULT_MODELS = "use-v3,e5-small"
 
@@ -24,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pivot", help="the same rows translated to English (published pivot layout)")
     p.add_argument("--translate", metavar="MODEL", help="make the pivot with this Hugging Face seq2seq model (id or folder)")
     p.add_argument("--save-pivot", dest="save_pivot", help="write the translated pivot set here (reuse with --pivot)")
-    p.add_argument("--models", default=None, help=f"comma-separated embedder names (default: {DEFAULT_MODELS})")
+    p.add_argument("--models", type=name_list, default=None, help=f"comma-separated embedder names (default: {DEFAULT_MODELS})")
     p.add_argument("--out", required=True, help="results JSON")
     p.add_argument("--rows-out", dest="rows_out", help="per-row cosine table with texts (CSV)")
     p.add_argument("--swaps", help="single-token swap annotations (TSV, UTF-8 or UTF-16) for the annotated POS")
@@ -32,8 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-pos", dest="pos", action="store_false", help="skip the part-of-speech breakdown")
     p.add_argument("--pos-backend", dest="pos_backend", default="auto", help="auto | spacy | hanta | stanza")
     p.add_argument("--ties", choices=("fail", "pass"), help="tie policy for P@1 (default from config: fail)")
-    p.add_argument("--directions", help="comma-separated direction keys, e.g. de-fr,fr-de (default: all)")
-    p.add_argument("--limit", type=int, help="only the first N rows")
+    p.add_argument("--directions", type=name_list, help="comma-separated direction keys, e.g. de-fr,fr-de (default: all)")
+    p.add_argument("--limit", type=positive_int, help="only the first N rows")
     g = p.add_argument_group("generic layout (any language pair)")
     g.add_argument("--source-col", dest="source_column", help="source sentence column")
     g.add_argument("--target-col", dest="target_column", help="true translation column")
@@ -56,9 +57,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--id-col", dest="id_column", help="row id column")
     d.add_argument("--lang", default="en", help="language of the targets (code), default en")
     d.add_argument("--backend", choices=("foils", "llm"), default="foils", help="foils (English) or llm (any)")
-    d.add_argument("--k", type=int, default=4, help="distractors per row (default 4)")
-    d.add_argument("--seed", type=int, help="sampling seed (default from config)")
-    d.add_argument("--limit", type=int, help="only the first N rows")
+    d.add_argument("--k", type=positive_int, default=4, help="distractors per row (default 4)")
+    d.add_argument("--seed", type=nonneg_int, help="sampling seed (default from config)")
+    d.add_argument("--limit", type=positive_int, help="only the first N rows")
     d.set_defaults(func=run_distractors)
 
 

@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from smithtui.commands.flags import name_list, nonneg_int, unit_interval
+
 DESCRIPTION = "Score embedding models on (sentence, paraphrase, foil) triples: TACC, AUC, HM per edit type."
 
 
@@ -26,17 +28,17 @@ def register(subparsers: Any) -> None:
         "--triples", action="append", metavar="FILE",
         help="triples: foil-engine JSONL, SentenceSmith CSV, or CSV/TSV/JSONL with named columns (repeatable)",
     )  # fmt: skip
-    p.add_argument("--models", help="comma-separated embedder names (default: every embedder usable here)")
+    p.add_argument("--models", type=name_list, help="comma-separated embedder names (default: every embedder usable here)")
     p.add_argument("--out", metavar="JSON", help="write the full results with provenance as JSON")
     p.add_argument("--out-csv", metavar="CSV", help="write the table as CSV")
-    p.add_argument("--seed", type=int, default=None, help="bootstrap seed (default: pipeline.seed, 13)")
+    p.add_argument("--seed", type=nonneg_int, default=None, help="bootstrap seed (default: pipeline.seed, 13)")
     p.add_argument("--ties", choices=("strict", "lenient", "half"), default="strict",
                    help="how sim(s,p) == sim(s,f) counts: strict = failure (paper), lenient = success (>=), half")  # fmt: skip
-    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for the intervals (0: none)")
-    p.add_argument("--ci", type=float, default=0.95, help="confidence level of the intervals")
+    p.add_argument("--n-boot", type=nonneg_int, default=1000, help="bootstrap resamples for the intervals (0: none)")
+    p.add_argument("--ci", type=unit_interval, default=0.95, help="confidence level of the intervals")
     p.add_argument("--cache-dir", help="embedding cache folder (default: models.cache_dir)")
     p.add_argument("--no-cache", action="store_true", help="embed everything, read and write no cache")
-    p.add_argument("--threads", type=int, help="CPU threads for the models (default: models.threads, 0 = all cores)")
+    p.add_argument("--threads", type=nonneg_int, help="CPU threads for the models (default: models.threads, 0 = all cores)")
     p.add_argument("--layout", choices=("foil-engine", "sentencesmith", "generic"), help="force the input layout")
     p.add_argument("--column", action="append", default=[], metavar="ROLE=NAME",
                    help="name the column for a role: source, paraphrase, foil, rule (repeatable)")  # fmt: skip

