@@ -127,14 +127,19 @@ def _list_models(settings: Any) -> int:
 
 
 class _Progress:
-    """A one-line progress report on stderr (only when it is a terminal)."""
+    """Progress on stderr: a self-rewriting line on a terminal, a plain line every 10 s otherwise."""
 
     def __init__(self, label: str, enabled: bool) -> None:
+        from core.progress import LineProgress
+
         self.label = label
         self.enabled = enabled and sys.stderr.isatty()
+        self.lines = LineProgress(f"{label}: texts embedded", every=10.0) if enabled and not self.enabled else None
         self.last = 0.0
 
     def __call__(self, done: int, total: int) -> None:
+        if self.lines is not None:
+            self.lines(done, total)
         now = time.monotonic()
         if self.enabled and (now - self.last > 0.2 or done == total):
             self.last = now
@@ -152,6 +157,8 @@ def run(args: argparse.Namespace) -> int:
     from core.embed.registry import resolve, usable_embedders
     from core.errors import InputError, SmithError
     from core.evaluate import compare_results, evaluate_triples, table_rows
+    from core.metrics import check_n_boot
+    from core.output import check_output
     from core.textio import atomic_write_csv, atomic_write_json
     from core.triples import read_triples
 
@@ -165,13 +172,16 @@ def run(args: argparse.Namespace) -> int:
     per_model = _model_overrides(args.model_settings)
     names = [n.strip() for n in args.models.split(",") if n.strip()] if args.models else usable_embedders(settings)
     say = (lambda *a: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
-    for name in names:  # report unknown or unusable names before any work; the run goes on without them
+    for name in names:  # report unknown or unusable names before any work; they fail (exit 1), the rest run
         try:
             spec = resolve(name, settings)
             if not spec.usable:
                 say(f"smithtui: warning: {name}: {spec.why_not} (hint: {spec.install_hint}); skipping it")
         except SmithError as exc:
             say(f"smithtui: warning: {exc}; skipping it")
+    for target in (args.out, args.out_csv):  # a bad output path fails now, not after all the embedding
+        if target:
+            check_output(target)
     seed = settings.pipeline.seed if args.seed is None else args.seed
     cache = EmbeddingCache(settings.cache_dir(), enabled=not args.no_cache)
     say(f"models: {', '.join(names)}")
@@ -179,6 +189,7 @@ def run(args: argparse.Namespace) -> int:
     results: dict[str, dict[str, Any]] = {}
     for path in args.triples:
         ts = read_triples(path, layout=args.layout, columns=columns, include_rejected=args.include_rejected)
+        check_n_boot(args.n_boot, len(ts))  # the memory the intervals need, before any model is loaded
         bad = ts.bad_counts()
         say(
             f"{path}: {len(ts)} triples ({ts.layout}), {len(ts.unique_texts())} distinct texts"

@@ -45,6 +45,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from core.config import load_settings
+    from core.output import check_output
+    from core.progress import LineProgress
     from core.variation.novelty import NoveltyParams
     from core.variation.run import VariationConfig, VariationEvent, run_variation
     from core.variation.ssm import SSMParams
@@ -54,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {out} is a file", hint="name a folder for the results")
+    check_output(out, folder=True)  # not writable, no room, a device: refused before any book is read
     config = VariationConfig(
         models=models,
         splitter=args.splitter,
@@ -69,13 +72,17 @@ def run(args: argparse.Namespace) -> int:
     )
     source = _source(settings, models)
     tty = sys.stderr.isatty()
-    last = {"key": None}
+    last: dict[str, Any] = {"key": None, "lines": None}
 
     def on_event(ev: VariationEvent) -> None:
         key = (ev.stage, ev.book, ev.model)
         if ev.message and (key != last["key"] or ev.stage == "done"):
             print(f"[{ev.stage}] {ev.book} {ev.message}".rstrip(), file=sys.stderr)
+        if key != last["key"] and not tty:  # a log or a pipe: a plain line every 10 s per stage
+            last["lines"] = LineProgress(f"  {ev.stage} {ev.book} {ev.model}".rstrip())
         last["key"] = key
+        if last["lines"] is not None and ev.total:
+            last["lines"](ev.done, ev.total)
         if tty and ev.total and ev.stage in ("embed", "analyse", "read"):
             label = f"{ev.stage} {ev.book} {ev.model}".strip()
             end = "\n" if ev.done >= ev.total else ""
