@@ -67,8 +67,11 @@ _HINTS = {
 }
 
 
-class OutputError(SmithError):
-    """A result that cannot be written where it was asked to go."""
+class OutputError(SmithError, OSError):
+    """A result that cannot be written where it was asked to go.
+
+    Also an ``OSError`` (with ``errno``/``strerror``/``filename`` when it came from one), so
+    callers that already handle file-system errors keep working."""
 
 
 def os_error(exc: OSError, path: str | os.PathLike[str], what: str = "write") -> OutputError:
@@ -79,7 +82,9 @@ def os_error(exc: OSError, path: str | os.PathLike[str], what: str = "write") ->
     """
     reason = exc.strerror or str(exc) or type(exc).__name__
     hint = _HINTS.get(exc.errno or -1, "check the path, its permissions and the free space")
-    return OutputError(f"cannot {what} {path}: {reason}", hint=hint)
+    err = OutputError(f"cannot {what} {path}: {reason}", hint=hint)
+    err.errno, err.strerror, err.filename = exc.errno, exc.strerror, str(path)
+    return err
 
 
 def _special_kind(path: Path) -> str | None:
@@ -214,6 +219,6 @@ def atomic_writer(path: str | os.PathLike[str], mode: str = "w", encoding: str |
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        if isinstance(exc, OSError):
+        if isinstance(exc, OSError) and not isinstance(exc, SmithError):
             raise os_error(exc, target) from exc
         raise

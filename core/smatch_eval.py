@@ -77,8 +77,9 @@ def read_gold(path: str | os.PathLike[str]) -> list[tuple[str, penman.Graph]]:
         try:
             graph = penman.decode(chunk)
         except penman.DecodeError as exc:
+            where = f" (line {start + (exc.lineno or 1) - 1}, column {exc.offset})" if exc.offset is not None else ""
             raise GraphError(
-                f"{p.name}: the graph starting at line {start} cannot be read: {exc}",
+                f"{p.name}: the graph starting at line {start} cannot be read: {exc.message}{where}",
                 hint="check its parentheses and ':role value' pairs",
             ) from exc
         out.append((graph.metadata.get("snt", ""), graph))

@@ -122,6 +122,11 @@ def _missing(value: Any) -> bool:
     return not text or text.lower() in _NAN_STRINGS
 
 
+def _has_surrogate(text: str) -> bool:
+    """True for text holding a lone surrogate (JSON ``"\\ud800"``): it has no UTF-8 form."""
+    return any(0xD800 <= ord(ch) <= 0xDFFF for ch in text)
+
+
 def normalise_rule(value: Any) -> str:
     """A rule code: ``RULES`` entries as given, SentenceSmith names mapped, others kept verbatim.
 
@@ -233,6 +238,9 @@ def triples_from_records(
         if missing:
             bad.append(BadRow(n, "missing " + " and ".join(missing)))
             continue
+        if any(_has_surrogate(str(values[role])) for role in ("source", "paraphrase", "foil")):
+            bad.append(BadRow(n, "invalid text (a lone UTF-16 surrogate such as \\ud800)"))
+            continue  # no model can encode it: skip the row, not fail every model
         triples.append(
             Triple(
                 source=str(values["source"]).strip(),

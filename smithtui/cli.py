@@ -44,6 +44,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _one_line(text: str) -> str:
+    """A message on one line: a library's multi-line text (a parser's caret display) joined up."""
+    return " ".join(part.strip() for part in text.splitlines() if part.strip())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
@@ -57,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return open_workbench(args)
         return int(args.func(args) or 0)
     except SmithError as exc:
-        print(f"smithtui: error: {exc}", file=sys.stderr)  # one line: message (hint: ...)
+        print(f"smithtui: error: {_one_line(str(exc))}", file=sys.stderr)  # message (hint: ...)
         return 2
     except KeyboardInterrupt:
         print("smithtui: interrupted", file=sys.stderr)
@@ -72,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("SMITHTUI_DEBUG"):
             raise
         print(
-            f"smithtui: internal error: {type(exc).__name__}: {exc} "
+            f"smithtui: internal error: {type(exc).__name__}: {_one_line(str(exc))} "
             "(hint: this is a bug; rerun with SMITHTUI_DEBUG=1 for the traceback and report it)",
             file=sys.stderr,
         )
