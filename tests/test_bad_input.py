@@ -117,6 +117,23 @@ def precious(tmp_path: Path) -> Path:
     return p
 
 
+DEVICES = {"/dev/null": (1, 3), "/dev/full": (1, 7)}
+
+
+@pytest.fixture
+def devices(tmp_path: Path) -> dict[str, Path]:
+    """Character devices to aim outputs at. As root, private copies made with mknod (a regression must
+    never replace the machine's own /dev/null); otherwise the real ones, which a user cannot replace."""
+    if os.geteuid() != 0:
+        return {name: Path(name) for name in DEVICES}
+    out = {}
+    for name, (major, minor) in DEVICES.items():
+        node = tmp_path / f"dev-{Path(name).name}"
+        os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(major, minor))
+        out[name] = node
+    return out
+
+
 @pytest.fixture
 def fifo(tmp_path: Path) -> Path:
     p = tmp_path / "pipe"
@@ -213,24 +230,25 @@ FILE_COMMANDS = ["foils", "eval", "eval-csv", "clsd", "clsd-rows", "clsd-distrac
 
 @pytest.mark.parametrize("device", SPECIAL)
 @pytest.mark.parametrize("command", FILE_COMMANDS)
-def test_a_device_is_never_replaced(capsys, files, command, device):
-    if command == "clsd-rows" and device == "/dev/full":
-        pytest.skip("covered by /dev/null")  # the results file beside it would land in /dev
-    rc, _, err = cli(capsys, *_out_args(command, files, device))
+def test_a_device_is_never_replaced(capsys, files, devices, command, device):
+    if command == "clsd-rows" and not os.access(devices[device].parent, os.W_OK):
+        pytest.skip("the results file beside it would land in /dev")
+    rc, _, err = cli(capsys, *_out_args(command, files, devices[device]))
     one_line_error(rc, err, match="character device")
-    still_special(Path(device))
+    still_special(devices[device])
 
 
 @pytest.mark.parametrize("command", ["foils", "eval", "clsd"])
-def test_a_fifo_or_a_symlink_to_a_device_is_refused(capsys, files, fifo, tmp_path, command):
+def test_a_fifo_or_a_symlink_to_a_device_is_refused(capsys, files, devices, fifo, tmp_path, command):
     rc, _, err = cli(capsys, *_out_args(command, files, fifo))
     one_line_error(rc, err, match="FIFO")
     still_special(fifo, stat.S_ISFIFO)
     link = tmp_path / "link.out"
-    link.symlink_to("/dev/null")
+    link.symlink_to(devices["/dev/null"])
     rc, _, err = cli(capsys, *_out_args(command, files, link))
     one_line_error(rc, err, match="character device")
-    assert link.is_symlink() and os.readlink(link) == "/dev/null"
+    assert link.is_symlink() and os.readlink(link) == str(devices["/dev/null"])
+    still_special(devices["/dev/null"])
 
 
 @pytest.mark.parametrize("command", FILE_COMMANDS)
@@ -264,16 +282,16 @@ def test_a_full_disk_fails_before_the_work(capsys, files, full_dir, command):
     [
         ["hardness", "--pairs", "{pairs}", "--models", "", "--out", "{a_file}"],
         ["variation", "--book", "{book}", "--models", "bow", "--splitter", "rules", "--out", "{a_file}"],
-        ["hardness", "--pairs", "{pairs}", "--models", "", "--out", "/dev/null"],
-        ["variation", "--book", "{book}", "--models", "bow", "--splitter", "rules", "--out", "/dev/null"],
+        ["hardness", "--pairs", "{pairs}", "--models", "", "--out", "{null}"],
+        ["variation", "--book", "{book}", "--models", "bow", "--splitter", "rules", "--out", "{null}"],
     ],
     ids=["hardness-file", "variation-file", "hardness-device", "variation-device"],
 )
-def test_folder_outputs_refuse_files_and_devices(capsys, files, argv):
-    rc, _, err = cli(capsys, *[a.format(**files) for a in argv])
-    one_line_error(rc, err, match="/dev/null" if "/dev/null" in argv else "is a file")
+def test_folder_outputs_refuse_files_and_devices(capsys, files, devices, argv):
+    rc, _, err = cli(capsys, *[a.format(**files, null=devices["/dev/null"]) for a in argv])
+    one_line_error(rc, err, match="is a character device" if "{null}" in argv else "is a file")
     assert files["a_file"].read_text() == "I am a file, not a folder\n"
-    still_special(Path("/dev/null"))
+    still_special(devices["/dev/null"])
 
 
 @pytest.mark.parametrize("command", ["hardness", "variation"])

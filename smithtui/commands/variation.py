@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from core.errors import InputError
 from smithtui.commands.flags import name_list, nonneg_int, positive_float, positive_int
 
 
@@ -54,9 +53,7 @@ def run(args: argparse.Namespace) -> int:
     settings = load_settings(args.config, cli_overrides={"models.cache_dir": args.cache_dir})
     models = tuple(m.strip() for m in args.models.split(",") if m.strip())
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise InputError(f"--out {out} is a file", hint="name a folder for the results")
-    check_output(out, folder=True)  # not writable, no room, a device: refused before any book is read
+    check_output(out, folder=True)  # a file, a device, not writable, no room: refused before any book is read
     config = VariationConfig(
         models=models,
         splitter=args.splitter,
