@@ -123,7 +123,7 @@ def triplet_scores(
     return {"tacc": tacc, "auc": auc, "hm": harmonic_mean(tacc, auc)}
 
 
-BOOT_CHUNK_BYTES = 64 << 20
+BOOT_CHUNK_BYTES = 32 << 20
 """Working memory of one chunk of resamples (weights and cumulative sums), whatever ``n_boot`` is."""
 
 BOOT_MEMORY_BYTES = 1 << 30
@@ -157,7 +157,7 @@ def check_n_boot(n_boot: int, n: int, budget: int = BOOT_MEMORY_BYTES) -> None:
 
     >>> check_n_boot(100_000_000, 50_000)
     Traceback (most recent call last):
-    core.errors.InputError: --n-boot 100000000 needs 2.3 GiB for 50000 triples, over the 1.0 GiB budget (hint: use at most 42,000,000 resamples; 1000-10000 give stable 95% intervals)
+    core.errors.InputError: --n-boot 100000000 needs 2.3 GiB for 50000 triples, over the 1.0 GiB budget (hint: use at most 43,000,000 resamples; 1000-10000 give stable 95% intervals)
     """
     if n_boot < 0:
         raise InputError(f"n_boot must be >= 0, got {n_boot}", hint="0 skips the bootstrap")
