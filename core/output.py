@@ -13,6 +13,8 @@ Policy (issue #17):
 - **Temporary files** (``.<name>.<pid>.<random>.tmp`` beside the target) are removed on any
   failure; stale ones left by a killed run (their pid no longer alive) are removed by the
   next write to the same target.
+- **Lone surrogates** (``"\\ud800"`` read from JSON) have no UTF-8 form: text files write them
+  as ``\\ud800`` escapes (in JSONL exactly the JSON escape they came from) instead of failing.
 - **Errors** from the file system become one-line :class:`OutputError` messages with a hint,
   and :func:`check_output` finds most of them (folder missing or not writable, no space,
   a special file, a folder where a file is expected) *before* the long work starts.
@@ -210,7 +212,8 @@ def atomic_writer(path: str | os.PathLike[str], mode: str = "w", encoding: str |
         raise os_error(exc, target) from exc
     try:
         binary = "b" in mode
-        with os.fdopen(fd, mode, encoding=None if binary else encoding, newline=None if binary else "") as fh:
+        text_args = {} if binary else {"encoding": encoding, "newline": "", "errors": "backslashreplace"}
+        with os.fdopen(fd, mode, **text_args) as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())

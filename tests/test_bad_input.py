@@ -615,3 +615,14 @@ def test_a_killed_foils_run_leaves_no_temporary_file_for_good(tmp_path, files):
     rc = main(["foils", "--input", str(files["txt"]), "--out", str(out), "--no-validate"])
     assert rc == 0 and not list(tmp_path.glob(".foils.jsonl.*.tmp"))
     assert out.read_bytes() != PRECIOUS
+
+
+def test_foils_records_a_sentence_that_is_only_a_lone_surrogate(capsys, tmp_path):
+    src = tmp_path / "s.jsonl"
+    src.write_text('{"sentence": "\\ud800"}\n{"sentence": "1234 \\ud800"}\n', encoding="utf-8")
+    out = tmp_path / "o.jsonl"
+    rc, _, err = cli(capsys, "foils", "--input", src, "--out", out, "--no-validate")
+    assert rc == 0 and "Traceback" not in err and "internal error" not in err, err
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["error"] for r in records] == ["empty sentence", "no words in the sentence"]
+    assert records[0]["source"] == "\ud800"  # written as the JSON escape it came as, read back the same
