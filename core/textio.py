@@ -126,10 +126,17 @@ def read_rows(path: str | os.PathLike[str], *, fmt: str | None = None) -> list[d
                 raise InputError(f"{path}, line {n}: expected a JSON object", hint="each line must be one JSON object")
             rows.append(value)
         return rows
-    return _read_delimited(text, path, fmt)
+    return [row for _, row in read_delimited(text, path, fmt)]
 
 
-def _read_delimited(text: str, path: str | os.PathLike[str], fmt: str) -> list[dict[str, Any]]:
+def read_table_lines(path: str | os.PathLike[str], *, fmt: str | None = None) -> list[tuple[int, dict[str, Any]]]:
+    """Like :func:`read_rows` for CSV/TSV, each row with the file line it starts on (blank lines and
+    quoted line breaks counted), so reports name the right line."""
+    fmt = fmt or table_format(path)
+    return read_delimited(read_text(path), path, fmt)
+
+
+def read_delimited(text: str, path: str | os.PathLike[str], fmt: str) -> list[tuple[int, dict[str, Any]]]:
     """CSV/TSV rows as dicts, refusing what would silently merge or shift rows.
 
     An unclosed quote makes the csv module swallow the following lines into one field:
@@ -145,8 +152,8 @@ def _read_delimited(text: str, path: str | os.PathLike[str], fmt: str) -> list[d
         for fields in reader:
             start, last = last + 1, reader.line_num
             if last > start and any("\n" in f for f in fields):
-                spanned = text.split("\n")[start:last]
-                if any(delimiter in line for line in spanned):
+                inside = [part for f in fields if "\n" in f for part in f.split("\n")[1:]]
+                if any(delimiter in part for part in inside):  # the field swallowed what look like rows
                     raise InputError(
                         f"{path}, line {start}: a quoted field runs on to line {last}, over lines that look like rows",
                         hint=f"close the quote on line {start}, or double a quote inside a quoted field (\"\")",
@@ -159,11 +166,15 @@ def _read_delimited(text: str, path: str | os.PathLike[str], fmt: str) -> list[d
                 hint='close the quote, or double a quote inside a quoted field (""); '
                 "the rest of the file would be read as one field",
             ) from exc
-        raise InputError(f"{path}, line {reader.line_num}: not valid {fmt.upper()} ({exc})", hint="check its quoting") from exc
+        where = f", found on line {reader.line_num}" if reader.line_num > last + 1 else ""
+        raise InputError(
+            f"{path}, line {last + 1}: not valid {fmt.upper()} ({exc}{where})",
+            hint='check the quoting of that row; a quote inside a quoted field is written ""',
+        ) from exc
     if not records:
         raise InputError(f"{path} is empty", hint=f"a {fmt.upper()} file needs a header row")
     header = records[0][1]
-    rows: list[dict[str, Any]] = []
+    rows: list[tuple[int, dict[str, Any]]] = []
     for line, fields in records[1:]:
         if not any(f.strip() for f in fields):
             continue  # a blank line
@@ -172,7 +183,7 @@ def _read_delimited(text: str, path: str | os.PathLike[str], fmt: str) -> list[d
                 f"{path}, line {line}: more fields than the header has ({len(fields)}, not {len(header)})",
                 hint=f"check the delimiter ({name}) and the quoting",
             )
-        rows.append({h: (fields[i] if i < len(fields) else None) for i, h in enumerate(header)})
+        rows.append((line, {h: (fields[i] if i < len(fields) else None) for i, h in enumerate(header)}))
     return rows
 
 

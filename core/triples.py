@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import InputError
-from core.textio import pick_column, read_rows, read_text, table_format
+from core.textio import pick_column, read_table_lines, read_text, table_format
 from core.types import RULES
 
 LAYOUTS: tuple[str, ...] = ("foil-engine", "sentencesmith", "generic")
@@ -279,8 +279,8 @@ def read_triples(
     if fmt == "jsonl":
         rows, lines, broken = _read_jsonl(p)
     else:
-        rows = read_rows(p, fmt=fmt)
-        lines, broken = list(range(2, len(rows) + 2)), []  # the header is line 1
+        numbered = read_table_lines(p, fmt=fmt)
+        rows, lines, broken = [r for _, r in numbered], [n for n, _ in numbered], []
     ts = triples_from_records(rows, layout=layout, columns=columns, path=str(p), include_rejected=include_rejected)
     # Row numbers are file line numbers.
     triples = tuple(
