@@ -626,3 +626,11 @@ def test_foils_records_a_sentence_that_is_only_a_lone_surrogate(capsys, tmp_path
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [r["error"] for r in records] == ["empty sentence", "no words in the sentence"]
     assert records[0]["source"] == "\ud800"  # written as the JSON escape it came as, read back the same
+
+
+def test_eval_checks_every_triples_file_before_scoring_any(capsys, files, tmp_path, precious):
+    rc, out, err = cli(capsys, "eval", "--triples", files["triples"], "--triples", tmp_path / "gone.jsonl",
+                       "--models", "bow", "--no-cache", "--out", precious)  # fmt: skip
+    one_line_error(rc, err, match="not found")
+    assert out == "" and "texts embedded" not in err  # nothing was scored first
+    unharmed(precious)

@@ -187,9 +187,12 @@ def run(args: argparse.Namespace) -> int:
     say(f"models: {', '.join(names)}")
 
     results: dict[str, dict[str, Any]] = {}
+    sets = []  # every file read and checked (and the bootstrap's memory budget) before any model is loaded
     for path in args.triples:
         ts = read_triples(path, layout=args.layout, columns=columns, include_rejected=args.include_rejected)
-        check_n_boot(args.n_boot, len(ts))  # the memory the intervals need, before any model is loaded
+        check_n_boot(args.n_boot, len(ts))
+        sets.append((path, ts))
+    for path, ts in sets:
         bad = ts.bad_counts()
         say(
             f"{path}: {len(ts)} triples ({ts.layout}), {len(ts.unique_texts())} distinct texts"
