@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import InputError
-from core.textio import pick_column, read_rows, read_text, table_format
+from core.textio import pick_column, read_table_lines, read_text, table_format
 from core.types import RULES
 
 LAYOUTS: tuple[str, ...] = ("foil-engine", "sentencesmith", "generic")
@@ -121,6 +121,11 @@ def _missing(value: Any) -> bool:
         return True
     text = str(value).strip()
     return not text or text.lower() in _NAN_STRINGS
+
+
+def _has_surrogate(text: str) -> bool:
+    """True for text holding a lone surrogate (JSON ``"\\ud800"``): it has no UTF-8 form."""
+    return any(0xD800 <= ord(ch) <= 0xDFFF for ch in text)
 
 
 def normalise_rule(value: Any) -> str:
@@ -234,6 +239,9 @@ def triples_from_records(
         if missing:
             bad.append(BadRow(n, "missing " + " and ".join(missing)))
             continue
+        if any(_has_surrogate(str(values[role])) for role in ("source", "paraphrase", "foil")):
+            bad.append(BadRow(n, "invalid text (a lone UTF-16 surrogate such as \\ud800)"))
+            continue  # no model can encode it: skip the row, not fail every model
         triples.append(
             Triple(
                 source=str(values["source"]).strip(),
@@ -275,8 +283,8 @@ def read_triples(
     elif fmt == "jsonl":
         rows, lines, broken = _read_jsonl(p)
     else:
-        rows = read_rows(p, fmt=fmt)
-        lines, broken = list(range(2, len(rows) + 2)), []  # the header is line 1
+        numbered = read_table_lines(p, fmt=fmt)
+        rows, lines, broken = [r for _, r in numbered], [n for n, _ in numbered], []
     ts = triples_from_records(rows, layout=layout, columns=columns, path=str(p), include_rejected=include_rejected)
     # Row numbers are file line numbers.
     triples = tuple(

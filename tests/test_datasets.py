@@ -19,6 +19,14 @@ datasets = pytest.importorskip("datasets", reason="the ecosystem extra (datasets
 yaml = pytest.importorskip("yaml")
 
 
+def _load_dataset(*args, **kwargs):
+    """datasets.load_dataset without its shared on-disk cache: pytest reuses temporary folder names, and the
+    cache keyed on a folder's name would hand one run another run's rows."""
+    import tempfile
+
+    return datasets.load_dataset(*args, cache_dir=tempfile.mkdtemp(prefix="hf-datasets-"), **kwargs)
+
+
 def _front_matter(card: Path) -> dict:
     text = card.read_text(encoding="utf-8")
     assert text.startswith("---\n") and MARKER in text
@@ -53,16 +61,16 @@ def test_parquet_columns_are_typed_not_json_strings(exports):
 
 
 def test_load_dataset_reads_every_export_folder_with_typed_features(exports):
-    ds = datasets.load_dataset(str(exports["parquet"].parent), split="train")
+    ds = _load_dataset(str(exports["parquet"].parent), split="train")
     assert ds.features["nodes"] == datasets.List(datasets.Value("string"))
     assert ds.features["changed_spans"] == datasets.List(datasets.List(datasets.Value("int64")))
     assert isinstance(ds[0]["nodes"], list)
-    direct = datasets.load_dataset("parquet", data_files=str(exports["parquet"]), split="train")
+    direct = _load_dataset("parquet", data_files=str(exports["parquet"]), split="train")
     assert direct.features == ds.features
     for fmt in ("jsonl", "csv", "st-triplets"):
-        loaded = datasets.load_dataset(str(exports[fmt].parent), split="train")
+        loaded = _load_dataset(str(exports[fmt].parent), split="train")
         assert len(loaded) == _front_matter(exports[fmt].parent / "README.md")["smithtui"]["rows"]
-    triplets = datasets.load_dataset(str(exports["st-triplets"].parent), split="train")
+    triplets = _load_dataset(str(exports["st-triplets"].parent), split="train")
     assert triplets.column_names == ["anchor", "positive", "negative", "rule", "id"]
     assert all(r["anchor"] != r["negative"] for r in triplets)
 

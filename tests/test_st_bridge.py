@@ -75,7 +75,7 @@ def test_fine_tune_with_mnrl_and_the_foil_evaluator(exported, minilm, tmp_path):
 
     rows = [json.loads(x) for x in exported["triplets"].read_text(encoding="utf-8").splitlines()]
     assert rows and set(rows[0]) == {"anchor", "positive", "negative", "rule", "id"}
-    train = datasets.load_dataset("json", data_files=str(exported["triplets"]), split="train")
+    train = datasets.load_dataset("json", data_files=str(exported["triplets"]), split="train", cache_dir=str(tmp_path / "hf-datasets"))
     train = train.select_columns(["anchor", "positive", "negative"]).select(range(min(16, len(train))))
     evaluator = FoilTripletEvaluator(exported["records"], name="foils")
     before = evaluator(minilm)

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from core.errors import InputError
+from smithtui.commands.flags import nonneg_int, positive_int, rule_list
 from smithtui.commands.models import add_backend_arguments, backend_overrides
 
 
@@ -25,19 +26,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--amr-out", dest="amr_out", help="also write every source and edited graph to this .amr corpus")
     p.add_argument("--no-card", dest="no_card", action="store_true", help="do not write the README.md dataset card")
-    p.add_argument("--rules", help="comma-separated subset of PN,RS,US,AR,HS")
+    p.add_argument("--rules", type=rule_list, help="comma-separated subset of PN,RS,US,AR,HS")
     p.add_argument(
         "--variants",
         help="comma-separated RULE:variant entries, e.g. PN:any-node,RS:two-leaf (the released code's opt-in "
         "behaviours); a rule named here uses exactly the listed variants",
     )
-    p.add_argument("--seed", type=int, help="sampling seed (default from config: 13)")
-    p.add_argument("--per-rule", type=int, dest="per_rule", help="foils sampled per rule and sentence")
+    p.add_argument("--seed", type=nonneg_int, help="sampling seed (default from config: 13)")
+    p.add_argument("--per-rule", type=positive_int, dest="per_rule", help="foils sampled per rule and sentence")
     p.add_argument("--column", help="sentence column of a CSV/TSV/JSONL input")
     p.add_argument("--paraphrase-column", dest="paraphrase_column", help="paraphrase column, if any")
     p.add_argument("--frames", dest="frames_file", help="PropBank frame list for predicate ids")
     p.add_argument("--no-validate", action="store_true", help="skip validation (faster)")
-    p.add_argument("--limit", type=int, help="only the first N sentences")
+    p.add_argument("--limit", type=positive_int, help="only the first N sentences")
     add_backend_arguments(p)
     p.set_defaults(func=run)
 
@@ -45,8 +46,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from core.config import load_settings
     from core.export import SENTENCESMITH_COLUMNS, sentencesmith_row
-    from core.inputs import read_input_rows
+    from core.inputs import broken_clusters, input_notes, read_input_rows
+    from core.output import check_output
     from core.pipeline import FoilPipeline
+    from core.progress import console_progress
     from core.textio import atomic_writer, json_default
 
     overrides = {
@@ -58,34 +61,41 @@ def run(args: argparse.Namespace) -> int:
         **backend_overrides(args),
     }
     settings = load_settings(args.config, cli_overrides=overrides)
-    out = Path(args.out)
+    out = check_output(args.out)  # a special file, a folder, no room: say so before any work
+    if args.amr_out:
+        check_output(args.amr_out)
     fmt = args.format or {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}.get(out.suffix.lower(), "jsonl")
-    if out.exists() and out.is_dir():
-        raise InputError(f"--out {out} is a folder", hint="name a file, e.g. foils.jsonl")
     rows = read_input_rows(args.input, column=args.column, paraphrase_column=args.paraphrase_column)
     if args.limit is not None:
         rows = rows[: args.limit]
     if not rows:
         raise InputError(f"{args.input} holds no sentences", hint="one sentence per line, or a CSV with a header")
+    notes = {id(r): input_notes(r.sentence) for r in rows}
+    notes_by_id: dict[str, list[str]] = {}  # ids may repeat in a file: their notes are merged
+    for r in rows:
+        notes_by_id[r.id] = list(dict.fromkeys([*notes_by_id.get(r.id, []), *notes[id(r)]]))
     pipeline = FoilPipeline.from_settings(settings)
+    progress, close = console_progress("foils", unit="sent")
 
-    bar = None
-    if sys.stderr.isatty():
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(rows), unit="sent", desc="foils", file=sys.stderr)
-
-    def progress(done: int, total: int) -> None:
-        if bar is not None:
-            bar.update(done - bar.n)
-
-    counts = {"records": 0, "foils": 0, "kept": 0, "errors": 0}
+    counts = {"records": 0, "foils": 0, "kept": 0, "errors": 0, "split": 0}
     per_rule: dict[str, int] = {}
     card_records: list[dict] = []  # what the dataset card counts, without the graphs
+
+    def annotate(record: dict) -> dict:
+        """Input notes (what screening removed, non-English) and never keeping a foil that splits a grapheme."""
+        if notes_by_id.get(str(record.get("row_id"))):
+            record["input_notes"] = notes_by_id[str(record.get("row_id"))]
+        if record.get("foil") and not record.get("error"):
+            split = broken_clusters(str(record.get("source") or ""), record["foil"])
+            if split:  # a word landed inside an emoji sequence or a letter with its mark: never keep it
+                counts["split"] += 1
+                record["kept"] = False
+                record["decided_by"] = f"the edit split a grapheme cluster ({len(split)})"
+        return record
+
     if fmt in ("parquet", "st-triplets") or args.amr_out:
-        records = list(pipeline.run(rows, validate=not args.no_validate, progress=progress))
-        if bar is not None:
-            bar.close()
+        records = [annotate(r) for r in pipeline.run(rows, validate=not args.no_validate, progress=progress)]
+        close()
         written = _write_collected(records, out, fmt, args.amr_out)
         _report(args, out, rows, records, fmt, written)
         return 0
@@ -97,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
             writer = csv.DictWriter(fh, fieldnames=list(SENTENCESMITH_COLUMNS))
             writer.writeheader()
         for record in pipeline.run(rows, validate=not args.no_validate, progress=progress):
+            record = annotate(record)
             counts["records"] += 1
             card_records.append({k: record.get(k) for k in ("rule", "foil", "error", "kept")})
             if len(card_records) == 1:
@@ -112,8 +123,7 @@ def run(args: argparse.Namespace) -> int:
                     writer.writerow(sentencesmith_row(record))
             else:
                 fh.write(json.dumps(record, ensure_ascii=False, default=json_default) + "\n")
-    if bar is not None:
-        bar.close()
+    close()
     if not args.no_card:
         from core.dataset_card import write_dataset_card
 
@@ -125,6 +135,17 @@ def run(args: argparse.Namespace) -> int:
         f"{counts['errors']} sentences or edits without a foil; wrote {out}",
         file=sys.stderr,
     )
+    flagged = {n for r in rows for n in notes[id(r)]}
+    non_english = sum(any(n.startswith("does not look like English") for n in notes[id(r)]) for r in rows)
+    if non_english:
+        print(f"smithtui: warning: {non_english} sentence(s) do not look like English; "
+              "their records carry input_notes", file=sys.stderr)  # fmt: skip
+    cleaned = sum(any(n.startswith("removed") for n in notes[id(r)]) for r in rows)
+    if cleaned:
+        print(f"smithtui: note: cleaned {cleaned} sentence(s) ({'; '.join(sorted(n for n in flagged if n.startswith('removed')))[:200]})",
+              file=sys.stderr)  # fmt: skip
+    if counts["split"]:
+        print(f"smithtui: warning: {counts['split']} foil(s) split a grapheme cluster and were not kept", file=sys.stderr)
     return 0
 
 

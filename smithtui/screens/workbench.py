@@ -125,24 +125,7 @@ class Row:
         )
 
 
-ENGLISH_HINT_WORDS = frozenset(
-    ["the", "an", "of", "to", "and", "in", "is", "was", "are", "were", "be", "been", "it", "he", "she", "they", "we", "you", "that", "this", "with", "for", "on", "at", "by", "not", "his", "her", "their", "our", "my", "your", "from", "as", "but", "or", "have", "has", "had", "do", "does", "did", "will", "would", "can", "could"]
-)
-
-
-def looks_english(text: str) -> bool:
-    """A cheap guard: does the text contain common English function words (≥ 10% of its words)?
-
-    Only a warning hangs on it; short texts (< 4 words) always pass.
-
-    >>> looks_english("The cat chased the mouse."), looks_english("Le chat a chassé la souris dans le jardin.")
-    (True, False)
-    """
-    words = [w.strip(".,;:!?\"'()").lower() for w in text.split()]
-    words = [w for w in words if w.isalpha()]
-    if len(words) < 4:
-        return True
-    return sum(w in ENGLISH_HINT_WORDS for w in words) / len(words) >= 0.1
+from core.inputs import ENGLISH_HINT_WORDS, looks_english  # noqa: E402, F401 (moved to core for the CLI)
 
 
 def sentence_id(text: str) -> str:
