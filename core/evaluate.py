@@ -207,6 +207,41 @@ def _cosines(matrix: Any, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.clip(out, -1.0, 1.0)
 
 
+BLIND_PREFIX = "blind:"
+
+
+def is_blind(name: str) -> bool:
+    """Whether a model name is a blind fluency baseline (``blind:trigram``, ``blind:smollm2``).
+
+    >>> is_blind("blind:trigram"), is_blind("minilm")
+    (True, False)
+    """
+    return name.strip().lower().startswith(BLIND_PREFIX)
+
+
+def _blind_scores(
+    result: ModelResult, name: str, unique: Sequence[str], ip: np.ndarray, iff: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """A blind baseline's "similarities": the fluency of the paraphrase and of the foil, source unread.
+
+    It prefers whichever of the two reads more fluently (mean per-token log-probability,
+    :mod:`core.fluency`); a triple set it solves tests fluency, not meaning.
+    """
+    from core.fluency import get_scorer
+
+    t_load = time.perf_counter()
+    scorer = get_scorer(name.strip()[len(BLIND_PREFIX) :])
+    if scorer.name == "none":
+        raise InputError(f"{name}: the 'none' scorer scores nothing", hint="use blind:trigram or blind:smollm2")
+    result.timings["load_s"] = time.perf_counter() - t_load
+    t_enc = time.perf_counter()
+    scores = np.asarray(scorer.logprob(list(unique)), dtype=np.float64)
+    result.timings["encode_s"] = time.perf_counter() - t_enc
+    result.cache = {"unique": len(unique), "hits": 0, "embedded": len(unique), "cached": False}
+    result.info = {**scorer.info(), "blind": True, "similarity": "fluency of the paraphrase vs of the foil"}
+    return scores[ip], scores[iff]
+
+
 def _rule_order(rules: Iterable[str]) -> list[str]:
     present = set(rules)
     return [r for r in RULES if r in present] + sorted(r for r in present if r not in RULES)
@@ -332,42 +367,47 @@ def evaluate_triples(
         result = ModelResult(name=name, ok=False)
         t0 = time.perf_counter()
         try:
-            spec = resolve(name, settings)
-            model_over = dict((overrides or {}).get(name, {}) or (overrides or {}).get(spec.name, {}))
-            if spec.kind == "lexical":
-                emb: Any = build_embedder(spec, model_over)
-                emb.fit(unique)
-                t_enc = time.perf_counter()
-                matrix: Any = emb.encode_sparse(unique)
-                result.timings["encode_s"] = time.perf_counter() - t_enc
-                result.timings["load_s"] = 0.0
-                result.cache = {"unique": len(unique), "hits": 0, "embedded": len(unique), "cached": False}
+            if is_blind(name):  # a fluency scorer that never reads the source
+                sp, sn = _blind_scores(result, name, unique, ip, iff)
                 sub(len(unique), len(unique))
+                t_m = time.perf_counter()
             else:
-                emb = get_embedder(name, settings=settings, overrides=model_over, load=False)
-                if cache is None:
-                    from core.embed.cache import EmbeddingCache
-
-                    runner = EmbeddingCache("/nonexistent", enabled=False)
+                spec = resolve(name, settings)
+                model_over = dict((overrides or {}).get(name, {}) or (overrides or {}).get(spec.name, {}))
+                if spec.kind == "lexical":
+                    emb: Any = build_embedder(spec, model_over)
+                    emb.fit(unique)
+                    t_enc = time.perf_counter()
+                    matrix: Any = emb.encode_sparse(unique)
+                    result.timings["encode_s"] = time.perf_counter() - t_enc
+                    result.timings["load_s"] = 0.0
+                    result.cache = {"unique": len(unique), "hits": 0, "embedded": len(unique), "cached": False}
+                    sub(len(unique), len(unique))
                 else:
-                    runner = cache
-                warn_before = len(runner.warnings)
-                matrix = runner.encode(emb, unique, progress=sub, cancel=cancel)
-                stats = dict(runner.stats)
-                result.warnings.extend(runner.warnings[warn_before:])
-                result.timings["load_s"] = float(stats.get("load_seconds", 0.0))
-                result.timings["encode_s"] = float(stats.get("seconds", 0.0))
-                result.cache = {
-                    "unique": int(stats.get("unique", 0)), "hits": int(stats.get("hits", 0)),
-                    "embedded": int(stats.get("embedded", 0)), "cached": bool(runner.enabled),
-                    "directory": str(runner.directory) if runner.enabled else None,
-                }  # fmt: skip
-            result.info = dict(emb.info)
-            version = str(result.info.get("version", ""))
-            if "==" in version:
-                packages.add(version.split("==")[0])
-            t_m = time.perf_counter()
-            sp, sn = _cosines(matrix, ia, ip), _cosines(matrix, ia, iff)
+                    emb = get_embedder(name, settings=settings, overrides=model_over, load=False)
+                    if cache is None:
+                        from core.embed.cache import EmbeddingCache
+
+                        runner = EmbeddingCache("/nonexistent", enabled=False)
+                    else:
+                        runner = cache
+                    warn_before = len(runner.warnings)
+                    matrix = runner.encode(emb, unique, progress=sub, cancel=cancel)
+                    stats = dict(runner.stats)
+                    result.warnings.extend(runner.warnings[warn_before:])
+                    result.timings["load_s"] = float(stats.get("load_seconds", 0.0))
+                    result.timings["encode_s"] = float(stats.get("seconds", 0.0))
+                    result.cache = {
+                        "unique": int(stats.get("unique", 0)), "hits": int(stats.get("hits", 0)),
+                        "embedded": int(stats.get("embedded", 0)), "cached": bool(runner.enabled),
+                        "directory": str(runner.directory) if runner.enabled else None,
+                    }  # fmt: skip
+                result.info = dict(emb.info)
+                version = str(result.info.get("version", ""))
+                if "==" in version:
+                    packages.add(version.split("==")[0])
+                t_m = time.perf_counter()
+                sp, sn = _cosines(matrix, ia, ip), _cosines(matrix, ia, iff)
             finite = np.isfinite(sp) & np.isfinite(sn)
             if not finite.all():
                 result.bad_rows["text could not be embedded (non-finite vector)"] = int((~finite).sum())

@@ -4,7 +4,9 @@ Given paraphrase pairs (sentence, paraphrase), craft foils with the foil pipelin
 keep the validated ones and report, per rule and overall: how many foils, the
 validation rate, word Jaccard(sentence, foil) against Jaccard(sentence, paraphrase)
 (the mean of each and the share of triples where the foil is at least as close as
-the paraphrase), and TACC/AUC/HM for the bag-of-words baseline and each model.
+the paraphrase), and TACC/AUC/HM for the bag-of-words baseline, the blind fluency
+baselines (``blind:trigram``: prefers whichever of paraphrase and foil reads more
+fluently, never reading the source; see :func:`core.evaluate.is_blind`) and each model.
 When the input also holds foils (the SentenceSmith CSV layout), those foils are
 evaluated on the same rows and reported side by side.
 
@@ -121,6 +123,7 @@ def hardness_report(
     *,
     settings: Settings | None = None,
     models: Sequence[str] = ("bow", "minilm"),
+    blind: Sequence[str] = ("trigram",),
     limit: int | None = None,
     cache: Any | None = None,
     n_boot: int = 0,
@@ -130,9 +133,10 @@ def hardness_report(
 ) -> dict[str, Any]:
     """Craft foils for the pairs in ``path`` and measure their hardness (see the module doc).
 
-    ``records_out``, when given, receives every foil record the pipeline produced.
+    ``records_out``, when given, receives every foil record the pipeline produced; ``blind`` names
+    the fluency scorers run as blind baselines (``()``: none).
     """
-    from core.evaluate import evaluate_triples
+    from core.evaluate import BLIND_PREFIX, evaluate_triples
     from core.pipeline import FoilPipeline
 
     settings = settings or Settings()
@@ -159,7 +163,7 @@ def hardness_report(
     }
     failed_sentences = {r["row_id"] for r in records if r.get("error")} - {r["row_id"] for r in emitted}
 
-    names = list(dict.fromkeys(["bow", *models]))
+    names = list(dict.fromkeys(["bow", *(f"{BLIND_PREFIX}{b}" for b in blind if b != "none"), *models]))
     sets = {OURS: ours, PAPER: paper}
     report: dict[str, Any] = {"sets": {}}
     for label, triples in sets.items():
