@@ -204,6 +204,8 @@ def _fmt(x: Any, pct: bool = False) -> str:
 
 def summary_rows(report: Mapping[str, Any]) -> list[dict[str, str]]:
     """One row per (set, rule): the numbers the issue asks for, formatted."""
+    from core.evaluate import BLIND_PREFIX
+
     rows = []
     sets = report["sets"]
     models = report["provenance"]["models"]
@@ -229,6 +231,9 @@ def summary_rows(report: Mapping[str, Any]) -> list[dict[str, str]]:
             for name in models:
                 scores = data["models"].get(name, {})
                 row[f"{name} HM"] = _fmt((scores.get(rule) or {}).get("hm"))
+            for name in models:
+                if name.startswith(BLIND_PREFIX):  # a blind baseline's AUC: can fluency alone rank p above f?
+                    row[f"{name} AUC"] = _fmt((data["models"].get(name, {}).get(rule) or {}).get("auc"))
             rows.append(row)
     return rows
 
