@@ -23,8 +23,8 @@ from typing import Any
 from core.config import PipelineSettings, Settings
 from core.errors import ConfigError
 from core.export import error_record, foil_record
+from core.fluency import SCORERS, FluencyScorer
 from core.fluency import VERDICT as FLUENCY
-from core.fluency import FluencyScorer
 from core.inputs import InputRow, screen_sentence
 from core.progress import ProgressCallback, check_cancel, report
 from core.protocols import Generator, Parser, Validator
@@ -65,6 +65,10 @@ class FoilPipeline:
         unknown = [r for r in settings.rules if r not in RULES]
         if unknown:
             raise ConfigError(f"unknown rule(s): {', '.join(unknown)}", hint=f"rules are: {', '.join(RULES)}")
+        if settings.fluency.strip().lower() not in SCORERS:
+            raise ConfigError(
+                f"unknown fluency scorer {settings.fluency!r} (pipeline.fluency)", hint=f"scorers are: {', '.join(SCORERS)}"
+            )
         return cls(settings=settings)
 
     # -- backends, created once -------------------------------------------------

@@ -192,3 +192,10 @@ def test_smollm2_prefers_fluent_sentences_and_batches_exactly(smollm2):
     assert batched[0] > batched[1] + 1.0 and batched[2] > batched[3] + 1.0
     assert batched[5] < batched[4] - 1.0  # the broken deletion, which the trigram scores above its source
     assert smollm2.info()["prefix_token_id"] == 0 and Path(smollm2.info()["cache"]).is_dir()
+
+
+def test_an_unknown_scorer_fails_before_the_run():
+    from core.pipeline import FoilPipeline
+
+    with pytest.raises(ConfigError, match="unknown fluency scorer 'gpt'"):
+        FoilPipeline.from_settings(dataclasses.replace(PipelineSettings(), fluency="gpt"))
