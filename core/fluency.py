@@ -184,6 +184,7 @@ class SmolLM2Scorer:
     """
 
     name = "smollm2"
+    MEMO = 8192
 
     def __init__(self, cache_root: Path | None = None, batch_size: int = 16) -> None:
         for module, dist in (("torch", "torch"), ("transformers", "transformers"), ("gguf", "gguf")):
@@ -199,6 +200,7 @@ class SmolLM2Scorer:
         self.tokenizer = AutoTokenizer.from_pretrained(str(self.folder))
         self.model = AutoModelForCausalLM.from_pretrained(str(self.folder), dtype=torch.float32).eval()
         self._lock = threading.Lock()
+        self._memo: dict[str, float] = {}
 
     def info(self) -> dict[str, Any]:
         return {
@@ -227,20 +229,33 @@ class SmolLM2Scorer:
         return ((logp * keep).sum(1) / keep.sum(1).clamp(min=1)).tolist()
 
     def logprob(self, texts: Sequence[str]) -> list[float]:
+        """Scores, each distinct text computed once; the last ``MEMO`` texts' scores are remembered (the
+        pipeline scores a foil when ranking and again for its record, and a source once per call)."""
+        with self._lock:
+            todo = list(dict.fromkeys(t for t in texts if t not in self._memo))
+            for text, value in zip(todo, self._compute(todo), strict=True):
+                self._memo[text] = value
+            out = [self._memo[t] for t in texts]
+            while len(self._memo) > self.MEMO:
+                self._memo.pop(next(iter(self._memo)))
+        return out
+
+    def _compute(self, texts: Sequence[str]) -> list[float]:
+        if not texts:
+            return []
         torch = self._torch
         encoded = [self.tokenizer(t, add_special_tokens=False).input_ids or [SMOLLM2_PREFIX_ID] for t in texts]
         order = sorted(range(len(texts)), key=lambda i: len(encoded[i]))
         out = [math.nan] * len(texts)
-        with self._lock:
-            threads = torch.get_num_threads()
-            torch.set_num_threads(1)
-            try:
-                for start in range(0, len(order), self.batch_size):
-                    chunk = order[start : start + self.batch_size]
-                    for i, value in zip(chunk, self._batch([encoded[i] for i in chunk]), strict=True):
-                        out[i] = value
-            finally:
-                torch.set_num_threads(threads)
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            for start in range(0, len(order), self.batch_size):
+                chunk = order[start : start + self.batch_size]
+                for i, value in zip(chunk, self._batch([encoded[i] for i in chunk]), strict=True):
+                    out[i] = value
+        finally:
+            torch.set_num_threads(threads)
         return out
 
 

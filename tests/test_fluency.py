@@ -188,7 +188,8 @@ def test_smollm2_prefers_fluent_sentences_and_batches_exactly(smollm2):
     texts = [t for pair in SCRAMBLED for t in pair] + ["The doctor examined the patient carefully.",
                                                         "The doctor examined carefully."]  # fmt: skip
     batched = smollm2.logprob(texts)
-    assert [smollm2.logprob([t])[0] for t in texts] == pytest.approx(batched, abs=1e-3)  # padding changes nothing
+    assert [smollm2._compute([t])[0] for t in texts] == pytest.approx(batched, abs=1e-3)  # padding changes nothing
+    assert smollm2.logprob(texts[::-1]) == batched[::-1]  # remembered scores come back in the caller's order
     assert batched[0] > batched[1] + 1.0 and batched[2] > batched[3] + 1.0
     assert batched[5] < batched[4] - 1.0  # the broken deletion, which the trigram scores above its source
     assert smollm2.info()["prefix_token_id"] == 0 and Path(smollm2.info()["cache"]).is_dir()
