@@ -235,9 +235,11 @@ def _blind_scores(
         raise InputError(f"{name}: the 'none' scorer scores nothing", hint="use blind:trigram or blind:smollm2")
     result.timings["load_s"] = time.perf_counter() - t_load
     t_enc = time.perf_counter()
-    scores = np.asarray(scorer.logprob(list(unique)), dtype=np.float64)
+    needed = np.unique(np.concatenate([ip, iff]))  # the sources are never read
+    scores = np.full(len(unique), np.nan)
+    scores[needed] = scorer.logprob([unique[i] for i in needed])
     result.timings["encode_s"] = time.perf_counter() - t_enc
-    result.cache = {"unique": len(unique), "hits": 0, "embedded": len(unique), "cached": False}
+    result.cache = {"unique": len(unique), "hits": 0, "embedded": int(needed.size), "cached": False}
     result.info = {**scorer.info(), "blind": True, "similarity": "fluency of the paraphrase vs of the foil"}
     return scores[ip], scores[iff]
 
