@@ -217,7 +217,12 @@ class FoilPipeline:
             "generator": s.generator,
             "validators": list(s.validators),
             "policies": list(s.policies),
-            "fluency": {"scorer": s.fluency, "threshold": s.fluency_threshold, "rank": s.fluency_rank},
+            "fluency": {
+                "scorer": s.fluency,
+                "threshold": s.fluency_threshold,
+                "rank": s.fluency_rank,
+                **self.scorer.info(),  # model, path, versions
+            },
             "spacy_model": s.spacy_model,
             "frames_file": s.frames_file or None,
             "versions": environment()["packages"],

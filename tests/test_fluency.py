@@ -117,6 +117,7 @@ def test_every_realized_foil_records_its_fluency_and_the_policy_decides():
         if r["kept"]:
             assert r["fluency"]["delta"] >= pipe.settings.fluency_threshold
         assert r["provenance"]["fluency"]["scorer"] == "trigram"
+        assert any(v.startswith("pocketsphinx==5.1.1") for v in r["provenance"]["fluency"]["versions"])
     dropped = [r for r in foils if r["decided_by"].startswith("fluency")]
     assert all(not r["kept"] and r["fluency"]["delta"] < pipe.settings.fluency_threshold for r in dropped)
 
