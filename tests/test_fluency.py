@@ -201,3 +201,18 @@ def test_an_unknown_scorer_fails_before_the_run():
 
     with pytest.raises(ConfigError, match="unknown fluency scorer 'gpt'"):
         FoilPipeline.from_settings(dataclasses.replace(PipelineSettings(), fluency="gpt"))
+
+
+def test_cli_foils_takes_the_fluency_flags(tmp_path):
+    import json
+
+    from smithtui.cli import main
+
+    src, out = tmp_path / "s.txt", tmp_path / "f.jsonl"
+    src.write_text("She left after lunch.\n", encoding="utf-8")
+    assert main(["foils", "--input", str(src), "--out", str(out), "--fluency-threshold", "-0.5"]) == 0
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert records[0]["provenance"]["fluency"]["threshold"] == -0.5
+    dropped = [r for r in records if r["decided_by"].startswith("fluency")]
+    assert dropped and all(r["fluency"]["delta"] < -0.5 for r in dropped)  # e.g. "She left after no lunch."
+    assert main(["foils", "--input", str(src), "--out", str(out), "--fluency", "gpt"]) != 0

@@ -27,11 +27,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--paraphrase-column", dest="paraphrase_column", help="paraphrase column, if any")
     p.add_argument("--frames", dest="frames_file", help="PropBank frame list for predicate ids")
     p.add_argument("--no-validate", action="store_true", help="skip validation (faster)")
-    p.add_argument("--fluency", help="fluency scorer: trigram (default), smollm2 or none")
-    p.add_argument(
-        "--fluency-threshold", type=float, dest="fluency_threshold",
-        help="keep foils whose fluency delta (foil minus source, nats per token) is at least this (default -1.0)",
-    )  # fmt: skip
     p.add_argument("--limit", type=int, help="only the first N sentences")
     add_backend_arguments(p)
     p.set_defaults(func=run)
@@ -49,8 +44,6 @@ def run(args: argparse.Namespace) -> int:
         "pipeline.seed": args.seed,
         "pipeline.per_rule": args.per_rule,
         "pipeline.frames_file": args.frames_file,
-        "pipeline.fluency": args.fluency,
-        "pipeline.fluency_threshold": args.fluency_threshold,
         **backend_overrides(args),
     }
     settings = load_settings(args.config, cli_overrides=overrides)
