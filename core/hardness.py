@@ -4,7 +4,9 @@ Given paraphrase pairs (sentence, paraphrase), craft foils with the foil pipelin
 keep the validated ones and report, per rule and overall: how many foils, the
 validation rate, word Jaccard(sentence, foil) against Jaccard(sentence, paraphrase)
 (the mean of each and the share of triples where the foil is at least as close as
-the paraphrase), and TACC/AUC/HM for the bag-of-words baseline and each model.
+the paraphrase), and TACC/AUC/HM for the bag-of-words baseline, the blind fluency
+baselines (``blind:trigram``: prefers whichever of paraphrase and foil reads more
+fluently, never reading the source; see :func:`core.evaluate.is_blind`) and each model.
 When the input also holds foils (the SentenceSmith CSV layout), those foils are
 evaluated on the same rows and reported side by side.
 
@@ -121,6 +123,7 @@ def hardness_report(
     *,
     settings: Settings | None = None,
     models: Sequence[str] = ("bow", "minilm"),
+    blind: Sequence[str] = ("trigram",),
     limit: int | None = None,
     cache: Any | None = None,
     n_boot: int = 0,
@@ -130,9 +133,10 @@ def hardness_report(
 ) -> dict[str, Any]:
     """Craft foils for the pairs in ``path`` and measure their hardness (see the module doc).
 
-    ``records_out``, when given, receives every foil record the pipeline produced.
+    ``records_out``, when given, receives every foil record the pipeline produced; ``blind`` names
+    the fluency scorers run as blind baselines (``()``: none).
     """
-    from core.evaluate import evaluate_triples
+    from core.evaluate import BLIND_PREFIX, evaluate_triples
     from core.pipeline import FoilPipeline
 
     settings = settings or Settings()
@@ -159,7 +163,7 @@ def hardness_report(
     }
     failed_sentences = {r["row_id"] for r in records if r.get("error")} - {r["row_id"] for r in emitted}
 
-    names = list(dict.fromkeys(["bow", *models]))
+    names = list(dict.fromkeys(["bow", *(f"{BLIND_PREFIX}{b}" for b in blind if b != "none"), *models]))
     sets = {OURS: ours, PAPER: paper}
     report: dict[str, Any] = {"sets": {}}
     for label, triples in sets.items():
@@ -200,6 +204,8 @@ def _fmt(x: Any, pct: bool = False) -> str:
 
 def summary_rows(report: Mapping[str, Any]) -> list[dict[str, str]]:
     """One row per (set, rule): the numbers the issue asks for, formatted."""
+    from core.evaluate import BLIND_PREFIX
+
     rows = []
     sets = report["sets"]
     models = report["provenance"]["models"]
@@ -225,6 +231,9 @@ def summary_rows(report: Mapping[str, Any]) -> list[dict[str, str]]:
             for name in models:
                 scores = data["models"].get(name, {})
                 row[f"{name} HM"] = _fmt((scores.get(rule) or {}).get("hm"))
+            for name in models:
+                if name.startswith(BLIND_PREFIX):  # a blind baseline's AUC: can fluency alone rank p above f?
+                    row[f"{name} AUC"] = _fmt((data["models"].get(name, {}).get(rule) or {}).get("auc"))
             rows.append(row)
     return rows
 

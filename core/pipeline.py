@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import math
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +23,8 @@ from typing import Any
 from core.config import PipelineSettings, Settings
 from core.errors import ConfigError
 from core.export import error_record, foil_record
+from core.fluency import SCORERS, FluencyScorer
+from core.fluency import VERDICT as FLUENCY
 from core.inputs import InputRow, screen_sentence
 from core.progress import ProgressCallback, check_cancel, report
 from core.protocols import Generator, Parser, Validator
@@ -50,6 +53,7 @@ class FoilPipeline:
     _parser: Parser | None = None
     _generator: Generator | None = None
     _validators: list[Validator] | None = None
+    _scorer: FluencyScorer | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -64,6 +68,10 @@ class FoilPipeline:
         from core.rules import parse_variants
 
         parse_variants(settings.variants)  # a bad RULE:variant fails here, before any work
+        if settings.fluency.strip().lower() not in SCORERS:
+            raise ConfigError(
+                f"unknown fluency scorer {settings.fluency!r} (pipeline.fluency)", hint=f"scorers are: {', '.join(SCORERS)}"
+            )
         return cls(settings=settings)
 
     @property
@@ -101,6 +109,16 @@ class FoilPipeline:
                 self._validators = list(make_validators(self.settings, parser))
             return self._validators
 
+    @property
+    def scorer(self) -> FluencyScorer:
+        """The fluency scorer named by ``pipeline.fluency`` (built once per process)."""
+        with self._lock:
+            if self._scorer is None:
+                from core.fluency import get_scorer
+
+                self._scorer = get_scorer(self.settings.fluency)
+            return self._scorer
+
     # -- stages --------------------------------------------------------------------
     def parse(self, sentences: Sequence[str]) -> list[ParsedSentence]:
         """Parse a batch; unusable sentences come back with ``error`` set."""
@@ -121,6 +139,35 @@ class FoilPipeline:
         if not parsed.ok:
             return {rule: [] for rule in (rules or self.settings.rules)}
         return enumerate_edits(parsed, tuple(rules or self.settings.rules), self._variants)
+
+    def rank(self, by_rule: dict[str, list[Edit]]) -> dict[str, list[Edit]]:
+        """AR/HS: the most fluent replacement per node, none below ``fluency_threshold`` (:mod:`core.ranking`)."""
+        if not self.settings.fluency_rank or self.settings.fluency == "none":
+            return by_rule
+        from core.ranking import rank_replacements
+
+        return rank_replacements(by_rule, self.generator, self.scorer, self.settings.fluency_threshold).by_rule
+
+    def fluency(self, candidates: Sequence[FoilCandidate]) -> list[dict[str, Any] | None]:
+        """Each realized candidate's ``{scorer, source, foil, delta}`` (None where the realization failed)."""
+        from core.fluency import relative_fluency
+
+        ok = [i for i, c in enumerate(candidates) if c.realization.error is None]
+        out: list[dict[str, Any] | None] = [None] * len(candidates)
+        scores = relative_fluency(
+            self.scorer, [candidates[i].source_text for i in ok], [candidates[i].realization.text for i in ok]
+        )
+        for i, fl in zip(ok, scores, strict=True):
+            out[i] = fl
+        return out
+
+    def fluency_verdict(self, fluency: dict[str, Any]) -> Verdict:
+        """The fluency score as a verdict for the filter policies (``fluency``, ``fluency>=-1.0``)."""
+        delta, threshold = fluency["delta"], self.settings.fluency_threshold
+        if delta is None:
+            return Verdict(FLUENCY, True, math.nan, f"scorer {fluency['scorer']!r} gives no score")
+        reason = f"{fluency['scorer']}: foil {fluency['foil']:.2f}, source {fluency['source']:.2f}"
+        return Verdict(FLUENCY, delta >= threshold, delta, f"delta {delta:+.3f} vs threshold {threshold:g}; {reason}")
 
     def sample(self, parsed: ParsedSentence, by_rule: dict[str, list[Edit]]) -> list[Edit]:
         """``per_rule`` edits of each rule, sampled with the sentence's seed."""
@@ -162,7 +209,7 @@ class FoilPipeline:
         if not parsed.ok:
             return []
         by_rule = self.edits(parsed)
-        edits = self.sample(parsed, by_rule) if sample else [e for rule in by_rule.values() for e in rule]
+        edits = self.sample(parsed, self.rank(by_rule)) if sample else [e for rule in by_rule.values() for e in rule]
         candidates = [c for c in self.realize(edits) if c.realization.error is None]
         if validate:
             self.validate(candidates)
@@ -180,6 +227,12 @@ class FoilPipeline:
             "generator": s.generator,
             "validators": list(s.validators),
             "policies": list(s.policies),
+            "fluency": {
+                "scorer": s.fluency,
+                "threshold": s.fluency_threshold,
+                "rank": s.fluency_rank,
+                **self.scorer.info(),  # model, path, versions
+            },
             "spacy_model": s.spacy_model,
             "frames_file": s.frames_file or None,
             "versions": environment()["packages"],
@@ -235,7 +288,7 @@ class FoilPipeline:
                 yield error_record(row.id, row.sentence, row.paraphrase, "parse", parsed.error or "parse failed", prov)
                 continue
             try:
-                by_rule = self.edits(parsed)
+                by_rule = self.rank(self.edits(parsed))
                 edits = self.sample(parsed, by_rule)
             except Exception as exc:  # a rule bug must not stop the run; the record says what happened
                 yield error_record(row.id, row.sentence, row.paraphrase, "rules", f"{type(exc).__name__}: {exc}", prov)
@@ -268,16 +321,19 @@ class FoilPipeline:
             failing = [i for i, _ in retry if candidates[i].realization.error is not None]
         ok = [i for i, c in enumerate(candidates) if c.realization.error is None]
         verdicts: list[list[Verdict]] = [[] for _ in candidates]
+        fluency = self.fluency(candidates)
         if validate and ok:
             for i, v in zip(ok, self.validate([candidates[i] for i in ok]), strict=True):
                 verdicts[i] = v
-        for (row, _), cand, vs in zip(jobs, candidates, verdicts, strict=True):
+        for (row, _), cand, vs, fl in zip(jobs, candidates, verdicts, fluency, strict=True):
             if cand.realization.error is not None:
                 kept, why = False, f"realization failed: {cand.realization.error}"
             elif validate:
-                kept, why = self.decide(vs)
+                kept, why = self.decide([*vs, self.fluency_verdict(fl)] if fl is not None else vs)
             else:
                 kept, why = True, "not validated"
-            yield foil_record(
+            record = foil_record(
                 cand, vs, row_id=row.id, paraphrase=row.paraphrase, kept=kept, decided_by=why, provenance=prov
             )
+            record["fluency"] = fl
+            yield record

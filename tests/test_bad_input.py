@@ -375,7 +375,7 @@ def test_count_flags_and_names_are_validated(capsys, files, precious, command, e
 
 def test_eval_unknown_model_fails_but_scores_the_others(capsys, files, precious):
     rc, out, err = cli(capsys, "eval", "--triples", files["triples"], "--models", "bow,nosuch", "--no-cache",
-                       "--n-boot", "0", "--out", precious)  # fmt: skip
+                       "--n-boot", "0", "--blind", "none", "--out", precious)  # fmt: skip
     assert rc == 1 and "Traceback" not in err
     assert "unknown embedder 'nosuch'" in err and "not run" in out
     doc = json.loads(precious.read_text())

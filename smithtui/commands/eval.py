@@ -29,6 +29,11 @@ def register(subparsers: Any) -> None:
         help="triples: foil-engine JSONL or Parquet, SentenceSmith CSV, or CSV/TSV/JSONL with named columns (repeatable)",
     )  # fmt: skip
     p.add_argument("--models", type=name_list, help="comma-separated embedder names (default: every embedder usable here)")
+    p.add_argument(
+        "--blind", default="trigram",
+        help="fluency scorers run as blind baselines that never read the source, beside the models "
+        "(default: trigram; 'none': off)",
+    )  # fmt: skip
     p.add_argument("--out", metavar="JSON", help="write the full results with provenance as JSON")
     p.add_argument("--out-csv", metavar="CSV", help="write the table as CSV")
     p.add_argument("--out-mteb", metavar="DIR", help="write MTEB TaskResult JSON: DIR/<model>/<revision>/<task>.json")
@@ -158,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
     from core.embed.cache import EmbeddingCache
     from core.embed.registry import resolve, usable_embedders
     from core.errors import InputError, SmithError
-    from core.evaluate import compare_results, evaluate_triples, table_rows
+    from core.evaluate import BLIND_PREFIX, compare_results, evaluate_triples, is_blind, table_rows
     from core.metrics import check_n_boot
     from core.output import check_output
     from core.textio import atomic_write_csv, atomic_write_json
@@ -173,8 +178,12 @@ def run(args: argparse.Namespace) -> int:
     columns = _pairs(args.column, "column")
     per_model = _model_overrides(args.model_settings)
     names = [n.strip() for n in args.models.split(",") if n.strip()] if args.models else usable_embedders(settings)
+    blind = [b.strip() for b in (args.blind or "").split(",") if b.strip() and b.strip() != "none"]
+    names = list(dict.fromkeys([*names, *(f"{BLIND_PREFIX}{b}" for b in blind)]))
     say = (lambda *a: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
     for name in names:  # report unknown or unusable names before any work; they fail (exit 1), the rest run
+        if is_blind(name):
+            continue
         try:
             spec = resolve(name, settings)
             if not spec.usable:

@@ -22,6 +22,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", required=True, help="output folder (report.json, report.md, foils.jsonl)")
     p.add_argument("--limit", type=positive_int, help="only the first N distinct pairs")
     p.add_argument("--models", default="minilm", help="comma-separated embedders besides bow (default: minilm; \"\": bow only)")
+    p.add_argument(
+        "--blind", default="trigram",
+        help="fluency scorers run as blind baselines, never reading the source (default: trigram; 'none': off)",
+    )  # fmt: skip
     p.add_argument("--seed", type=nonneg_int, help="sampling seed")
     p.add_argument("--per-rule", type=positive_int, dest="per_rule", default=1, help="foils per rule and pair (default 1)")
     p.add_argument("--rules", type=rule_list, help="comma-separated subset of PN,RS,US,AR,HS")
@@ -58,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
         args.pairs,
         settings=settings,
         models=models,
+        blind=[b.strip() for b in args.blind.split(",") if b.strip() and b.strip() != "none"],
         limit=args.limit,
         cache=EmbeddingCache(settings.cache_dir()),
         n_boot=args.bootstrap,
