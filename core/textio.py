@@ -236,3 +236,85 @@ def json_default(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return dataclasses.asdict(value)
     return str(value)
+
+
+SNIFF_BYTES = 1 << 20
+"""How much of a file :func:`open_text` reads to guess its encoding and refuse binary data."""
+
+
+@contextlib.contextmanager
+def open_text(path: str | os.PathLike[str]) -> Iterator[io.TextIOBase]:
+    """Open a text file for streaming, with the encoding sniffed from its first megabyte.
+
+    Same checks and newline handling as :func:`read_text`, without reading the whole file.
+    """
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"file not found: {p}", hint="check the path")
+    if p.is_dir():
+        raise InputError(f"{p} is a folder, not a file", hint="name a file inside it")
+    try:
+        fh = open(p, "rb")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise InputError(f"cannot read {p}: {exc.strerror}", hint="check its permissions") from exc
+    try:
+        head = fh.read(SNIFF_BYTES)
+        encoding = sniff_encoding(head)
+        if encoding == "cp1252" and len(head) == SNIFF_BYTES:
+            with contextlib.suppress(UnicodeDecodeError):  # a multi-byte character cut by the sniff window
+                head[:-3].decode("utf-8")
+                encoding = "utf-8"
+        cut = len(head) == SNIFF_BYTES  # the window may end inside a character
+        sample = head.decode(encoding, errors="ignore" if cut else "strict")
+        controls = sum(1 for ch in sample[:20000] if ord(ch) < 32 and ch not in "\t\n\r\f\v")
+        if "\x00" in sample or controls > max(8, len(sample[:20000]) // 100):
+            raise InputError(f"{p} looks like binary data, not text", hint="give a plain text, CSV, TSV or JSONL file")
+        fh.seek(0)
+        text = io.TextIOWrapper(fh, encoding=encoding, newline=None)
+        yield text
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"{p} is not readable text ({exc.reason})", hint="save it as UTF-8 (or UTF-16 with a BOM) and try again"
+        ) from exc
+    finally:
+        fh.close()
+
+
+def iter_rows(path: str | os.PathLike[str], *, fmt: str | None = None) -> Iterator[dict[str, Any]]:
+    """Stream the rows :func:`read_rows` returns, one at a time (memory does not grow with the file)."""
+    fmt = fmt or table_format(path)
+    with open_text(path) as fh:
+        if fmt == "txt":
+            for n, line in enumerate(fh, 1):
+                line = line.rstrip("\n")
+                if line.strip():
+                    yield {"sentence": line, "line": n}
+            return
+        if fmt == "jsonl":
+            for n, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    value = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise InputError(
+                        f"{path}, line {n}: not valid JSON ({exc.msg})", hint="each line must be one JSON object"
+                    ) from exc
+                if not isinstance(value, dict):
+                    raise InputError(f"{path}, line {n}: expected a JSON object", hint="each line must be one JSON object")
+                yield value
+            return
+        delimiter = "\t" if fmt == "tsv" else ","
+        reader = csv.DictReader(fh, delimiter=delimiter)
+        try:
+            if reader.fieldnames is None:
+                raise InputError(f"{path} is empty", hint=f"a {fmt.upper()} file needs a header row")
+            for n, row in enumerate(reader, 2):
+                if None in row:
+                    raise InputError(
+                        f"{path}, row {n}: more fields than the header has",
+                        hint=f"check the delimiter ({'tab' if fmt == 'tsv' else 'comma'}) and the quoting",
+                    )
+                yield dict(row)
+        except csv.Error as exc:
+            raise InputError(f"{path} is not valid {fmt.upper()}: {exc}", hint="check its quoting") from exc
