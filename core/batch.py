@@ -160,16 +160,13 @@ def run_foils(
     rows_done = sum(sizes[i] for i in done_before if i in sizes)
     report(progress, rows_done, total)
 
-    def warm(client: Any) -> None:
-        from core.workercache import warm_up
-
-        if engine.name == "dask":
-            summary.workers = client.run(warm_up, settings, validate)
-        elif engine.name == "local":
-            summary.workers = {"local": warm_up(settings, validate)}
+    from core.workercache import warm_up
 
     tasks = ((s.index, (job, s)) for s in shard_rows(rows(), shard_size, skip=done_before))
-    for outcome in run_tasks(engine, craft_part, tasks, cancel=cancel, on_start=warm):
+    outcomes = run_tasks(
+        engine, craft_part, tasks, cancel=cancel, warm=(warm_up, (settings, validate)), on_warm=summary.workers.update
+    )
+    for outcome in outcomes if summary.resumed < summary.shards else ():
         if outcome.error is not None:
             output.fail(outcome.key, outcome.error, outcome.attempts)
             summary.failed[outcome.key] = outcome.error

@@ -65,7 +65,8 @@ Task = tuple[Any, tuple[Any, ...]]
 
 def _reason(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0] if text else ''}".rstrip(": ")
+    reason = f"{type(exc).__name__}: {text[0] if text else ''}".rstrip(": ")
+    return reason if len(reason) <= 240 else reason[:239] + "…"
 
 
 def run_tasks(
@@ -74,20 +75,24 @@ def run_tasks(
     tasks: Iterable[Task],
     *,
     cancel: threading.Event | None = None,
-    on_start: Callable[[Any], None] | None = None,
+    warm: tuple[Callable[..., Any], tuple[Any, ...]] | None = None,
+    on_warm: Callable[[dict[str, Any]], None] | None = None,
 ) -> Iterator[TaskOutcome]:
     """Run ``fn(*args)`` for each ``(key, args)`` of ``tasks`` on ``spec``'s engine.
 
-    ``tasks`` is read lazily, as slots free up. ``on_start(client)`` runs once the engine is up
-    (the Dask client, the process pool, or None), e.g. to warm workers up.
+    ``tasks`` is read lazily, as slots free up. ``warm = (f, args)`` runs ``f(*args)`` once on
+    every worker before the first task (loading models there, apart from the tasks' time);
+    ``on_warm`` gets what it returned, per worker (local and dask; a process pool runs it as
+    each worker's initializer and reports nothing).
     """
     runner = {"local": _run_local, "process": _run_process, "dask": _run_dask}[spec.name]
-    yield from runner(spec, fn, iter(tasks), cancel, on_start)
+    check_cancel(cancel)
+    yield from runner(spec, fn, iter(tasks), cancel, warm, on_warm or (lambda info: None))
 
 
-def _run_local(spec, fn, tasks, cancel, on_start) -> Iterator[TaskOutcome]:
-    if on_start is not None:
-        on_start(None)
+def _run_local(spec, fn, tasks, cancel, warm, on_warm) -> Iterator[TaskOutcome]:
+    if warm is not None:
+        on_warm({"local": warm[0](*warm[1])})
     for key, args in tasks:
         check_cancel(cancel)
         for attempt in range(1, spec.retries + 2):
@@ -99,71 +104,69 @@ def _run_local(spec, fn, tasks, cancel, on_start) -> Iterator[TaskOutcome]:
                     yield TaskOutcome(key, error=_reason(exc), attempts=attempt)
 
 
-def _run_process(spec, fn, tasks, cancel, on_start) -> Iterator[TaskOutcome]:
-    """A spawn-context process pool; a dead worker breaks the pool, so it is rebuilt and the
-    tasks that were in flight are tried again (each counts an attempt)."""
+def _run_process(spec, fn, tasks, cancel, warm, on_warm) -> Iterator[TaskOutcome]:
+    """A spawn-context process pool. A dead worker breaks the whole pool, so it is rebuilt; the
+    tasks that were in flight together become suspects and run again one at a time, and only a
+    death while a task ran alone counts as that task's failed try."""
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
     def new_pool() -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=spec.workers, mp_context=multiprocessing.get_context("spawn"))
+        context = multiprocessing.get_context("spawn")
+        if warm is None:
+            return ProcessPoolExecutor(max_workers=spec.workers, mp_context=context)
+        return ProcessPoolExecutor(max_workers=spec.workers, mp_context=context, initializer=warm[0], initargs=warm[1])
 
     pool = new_pool()
+    pending: dict[Any, tuple[Any, tuple[Any, ...], int]] = {}  # future -> (key, args, attempt)
+    retry: list[tuple[Any, tuple[Any, ...], int]] = []  # failed tries, run again
+    suspects: list[tuple[Any, tuple[Any, ...], int]] = []  # in flight when the pool broke: run alone
+    exhausted = False
     try:
-        if on_start is not None:
-            on_start(pool)
-        pending: dict[Any, tuple[Any, tuple[Any, ...], int]] = {}  # future -> (key, args, attempt)
-        retry: list[tuple[Any, tuple[Any, ...], int]] = []
-        exhausted = False
         while True:
             check_cancel(cancel)
-            while len(pending) < spec.slots and (retry or not exhausted):
-                if retry:
-                    key, args, attempt = retry.pop(0)
+            while len(pending) < (1 if suspects else spec.slots):
+                if suspects:
+                    item = suspects.pop(0)
+                elif retry:
+                    item = retry.pop(0)
+                elif not exhausted and (nxt := next(tasks, None)) is not None:
+                    item = (nxt[0], nxt[1], 1)
                 else:
-                    nxt = next(tasks, None)
-                    if nxt is None:
-                        exhausted = True
-                        break
-                    (key, args), attempt = nxt, 1
-                try:
-                    pending[pool.submit(fn, *args)] = (key, args, attempt)
-                except BrokenProcessPool:
-                    retry.insert(0, (key, args, attempt))
+                    exhausted = True
                     break
-            if not pending and not retry:
+                pending[pool.submit(fn, *item[1])] = item
+            if not pending:
                 return
-            if not pending:  # the pool broke while submitting
-                pool.shutdown(wait=False, cancel_futures=True)
-                pool = new_pool()
-                continue
             finished, _ = wait(list(pending), timeout=1.0, return_when=FIRST_COMPLETED)
-            broken = False
+            alone = len(pending) == 1
+            broken: list[tuple[Any, tuple[Any, ...], int]] = []
             for fut in finished:
-                key, args, attempt = pending.pop(fut)
+                key, args, attempt = item = pending.pop(fut)
                 try:
                     yield TaskOutcome(key, fut.result(), attempts=attempt)
-                except BrokenProcessPool as exc:
-                    broken = True
-                    if attempt > spec.retries:
-                        yield TaskOutcome(key, error=f"worker process died ({_reason(exc)})", attempts=attempt)
-                    else:
-                        retry.append((key, args, attempt + 1))
-                except Exception as exc:
+                except BrokenProcessPool:
+                    broken.append(item)
+                except Exception as exc:  # the task raised: a failed try
                     if attempt > spec.retries:
                         yield TaskOutcome(key, error=_reason(exc), attempts=attempt)
                     else:
                         retry.append((key, args, attempt + 1))
-            if broken:
-                for fut, (key, args, attempt) in list(pending.items()):
-                    pending.pop(fut)
-                    if attempt > spec.retries:
-                        yield TaskOutcome(key, error="worker process died", attempts=attempt)
-                    else:
-                        retry.append((key, args, attempt + 1))
-                pool.shutdown(wait=False, cancel_futures=True)
-                pool = new_pool()
+            if not broken:
+                continue
+            broken += list(pending.values())
+            pending.clear()
+            pool.shutdown(wait=False, cancel_futures=True)
+            pool = new_pool()
+            if alone:
+                key, args, attempt = broken[0]
+                if attempt > spec.retries:
+                    yield TaskOutcome(key, error="worker process died while running it", attempts=attempt)
+                else:
+                    suspects.append((key, args, attempt + 1))
+            else:
+                suspects.extend(broken)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
 
@@ -196,12 +199,12 @@ def dask_client(spec: EngineSpec) -> Iterator[Any]:
         yield client
 
 
-def _run_dask(spec, fn, tasks, cancel, on_start) -> Iterator[TaskOutcome]:
+def _run_dask(spec, fn, tasks, cancel, warm, on_warm) -> Iterator[TaskOutcome]:
     from distributed import as_completed
 
     with dask_client(spec) as client:
-        if on_start is not None:
-            on_start(client)
+        if warm is not None:
+            on_warm(client.run(warm[0], *warm[1]))
         slots = spec.slots if not spec.address else max(1, len(client.scheduler_info()["workers"]))
         keys: dict[str, tuple[Any, tuple[Any, ...]]] = {}
 

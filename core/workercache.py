@@ -52,16 +52,16 @@ def peak_rss_mb() -> float:
 
 
 def warm_up(settings: Settings | PipelineSettings, validate: bool = True) -> dict[str, Any]:
-    """Load the pipeline's backends now (parser, realizer, validators when ``validate``) and
-    say what it cost: seconds, this process's id and its peak memory.
+    """Load the pipeline's backends now (parser, rules and lexicon, realizer, validators when
+    ``validate``) and say what it cost: seconds, this process's id and its peak memory.
 
     Engines call it once per worker before the first shard, so start-up is measured apart
     from throughput.
     """
+    from core.inputs import InputRow
+
     start = time.perf_counter()
     pipeline = pipeline_for(settings)
-    pipeline.parse(["The cat sat on the mat."])
-    _ = pipeline.generator
-    if validate:
-        _ = pipeline.validators
+    # one real sentence through every stage: spaCy, WordNet and the lexicon tables load now
+    list(pipeline.run([InputRow("warm-up", "The happy dog quickly chased the small cat.")], validate=validate))
     return {"seconds": round(time.perf_counter() - start, 3), "pid": os.getpid(), "peak_rss_mb": round(peak_rss_mb(), 1)}
