@@ -180,3 +180,38 @@ def run_foils(
         for k in ("rows", "records", "foils", "kept", "errors"):
             summary.counts[k] = summary.counts.get(k, 0) + entry.get(k, 0)
     return summary
+
+
+def _shard_records(settings: Settings, validate: bool, shard: Shard) -> list[dict[str, Any]]:
+    """Worker side: the records of one shard, each with its provenance (as a single-file run writes them)."""
+    from core.workercache import pipeline_for
+
+    return list(pipeline_for(settings).run(shard.rows, validate=validate))
+
+
+def craft_records(
+    rows: Sequence[Any],
+    *,
+    settings: Settings,
+    engine: EngineSpec,
+    validate: bool = True,
+    shard_size: int = 100,
+    progress: ProgressCallback | None = None,
+    cancel: threading.Event | None = None,
+) -> list[dict[str, Any]]:
+    """The records :meth:`FoilPipeline.run` gives for ``rows``, crafted shard by shard on ``engine``
+    and returned in input order. A shard that fails on every try becomes one error record per row."""
+    from core.export import error_record
+    from core.workercache import warm_up
+
+    shards = list(shard_rows(rows, shard_size))
+    done: dict[int, list[dict[str, Any]]] = {}
+    tasks = ((s.index, (settings, validate, s)) for s in shards)
+    for outcome in run_tasks(engine, _shard_records, tasks, cancel=cancel, warm=(warm_up, (settings, validate))):
+        if outcome.error is not None:
+            rows_of = shards[outcome.key].rows
+            done[outcome.key] = [error_record(r.id, r.sentence, r.paraphrase, "worker", outcome.error, None) for r in rows_of]
+        else:
+            done[outcome.key] = outcome.value
+        report(progress, sum(len(shards[i].rows) for i in done), len(rows))
+    return [record for i in range(len(shards)) for record in done[i]]

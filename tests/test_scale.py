@@ -230,3 +230,48 @@ def test_cancel_stops_between_shards(tmp_path):
     cancel.set()
     with pytest.raises(CancelledError):
         run_foils(str(SAMPLE), tmp_path / "c", validate=False, shard_size=2, cancel=cancel)
+
+
+# -- eval: models spread over workers ------------------------------------------------------------
+def _scores(result) -> list[dict]:
+    """What must not depend on the engine: every model's metrics (timings and cache use left out)."""
+    keep = ("name", "ok", "error", "n", "tacc", "auc", "hm", "ties", "tacc_ci", "auc_ci", "hm_ci", "per_rule")
+    return [{k: m[k] for k in keep} for m in result.to_dict(scores=True)["models"]]
+
+
+@pytest.mark.slow
+def test_eval_spreads_models_over_dask_workers_with_the_same_scores(reference, tmp_path):
+    from core.embed.cache import EmbeddingCache
+    from core.evalspread import evaluate_spread
+    from core.evaluate import evaluate_triples
+    from core.triples import triples_from_records
+
+    records = [r for r in read_parts(reference) if r.get("foil") and not r.get("error")]
+    ts = triples_from_records([{**r, "paraphrase": r["source"].replace(".", " indeed.")} for r in records])
+    names = ["bow", "tfidf", "static-64", "bogus"]
+    local = evaluate_triples(ts, names, EmbeddingCache(tmp_path / "local-cache"), 13, n_boot=50)
+    spread = evaluate_spread(ts, names, EngineSpec("dask", workers=2), cache_dir=str(tmp_path / "worker-cache"),
+                             seed=13, n_boot=50)  # fmt: skip
+    assert [m.name for m in spread.models] == names and spread.models[2].ok and not spread.models[3].ok
+    assert _scores(spread) == _scores(local)
+    assert spread.dataset == local.dataset and spread.provenance["engine"]["name"] == "dask"
+    assert list((tmp_path / "worker-cache").iterdir())  # the worker filled its own cache on disk
+
+
+@pytest.mark.slow
+def test_hardness_on_a_process_pool_gives_the_local_report(tmp_path):
+    from core.hardness import hardness_report
+
+    pairs = ROOT / "sample_data" / "pairs.csv"
+    local_records: list[dict] = []
+    pool_records: list[dict] = []
+    local = hardness_report(pairs, models=("tfidf",), n_boot=0, records_out=local_records)
+    pool = hardness_report(pairs, models=("tfidf",), n_boot=0, records_out=pool_records,
+                           engine=EngineSpec("process", workers=2))  # fmt: skip
+    assert pool_records == local_records and local_records
+    for label, block in local["sets"].items():
+        assert {k: v for k, v in pool["sets"][label].items() if k != "models"} == {
+            k: v for k, v in block.items() if k != "models"
+        }
+        for model, scores in block.get("models", {}).items():
+            assert pool["sets"][label]["models"][model] == scores

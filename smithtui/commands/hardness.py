@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from smithtui.commands.engine import add_engine_arguments, engine_spec
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -25,6 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--per-rule", type=int, dest="per_rule", default=1, help="foils per rule and pair (default 1)")
     p.add_argument("--rules", help="comma-separated subset of PN,RS,US,AR,HS")
     p.add_argument("--bootstrap", type=int, default=0, help="bootstrap resamples for CIs (default 0: none)")
+    add_engine_arguments(p)  # process/dask: foils crafted shard by shard, models spread over the workers
     p.set_defaults(func=run)
 
 
@@ -64,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
         n_boot=args.bootstrap,
         progress=progress,
         records_out=records,
+        engine=engine_spec(args),
     )
     if bar is not None:
         bar.close()
