@@ -25,7 +25,7 @@ from typing import Any
 
 from core.config import Settings
 from core.engines import EngineSpec, run_tasks
-from core.errors import InputError
+from core.errors import ConfigError, InputError
 from core.inputs import expand_inputs, file_labels, iter_inputs
 from core.progress import ProgressCallback, report
 from core.shards import PART_FORMATS, Shard, ShardedOutput, count_shards, encode_jsonl, input_files, shard_rows
@@ -98,6 +98,20 @@ def foil_header(
     }
 
 
+def check_versions(expected: dict[str, str], workers: dict[str, Any]) -> None:
+    """Refuse workers whose package versions differ from the driver's (the manifest would misstate them).
+
+    >>> check_versions({"spacy": "3.8.1"}, {"w1": {"versions": {"spacy": "3.8.1"}}})
+    """
+    for worker, info in workers.items():
+        theirs = info.get("versions", {})
+        differ = {k: (v, theirs.get(k)) for k, v in expected.items() if theirs.get(k) != v}
+        if differ:
+            shown = ", ".join(f"{k} {a} here, {b} there" for k, (a, b) in sorted(differ.items()))
+            raise ConfigError(f"worker {worker} runs other package versions: {shown}",
+                              hint="install the same versions on every worker (same venv or lock file)")  # fmt: skip
+
+
 @dataclass
 class RunSummary:
     """What a sharded run did: rows, shards made now and before, failures, worker start-up."""
@@ -163,8 +177,12 @@ def run_foils(
     from core.workercache import warm_up
 
     tasks = ((s.index, (job, s)) for s in shard_rows(rows(), shard_size, skip=done_before))
+    def check_workers(info: dict[str, Any]) -> None:
+        summary.workers.update(info)
+        check_versions(header["provenance"]["versions"], info)
+
     outcomes = run_tasks(
-        engine, craft_part, tasks, cancel=cancel, warm=(warm_up, (settings, validate)), on_warm=summary.workers.update
+        engine, craft_part, tasks, cancel=cancel, warm=(warm_up, (settings, validate)), on_warm=check_workers
     )
     for outcome in outcomes if summary.resumed < summary.shards else ():
         if outcome.error is not None:

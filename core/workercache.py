@@ -64,4 +64,11 @@ def warm_up(settings: Settings | PipelineSettings, validate: bool = True) -> dic
     pipeline = pipeline_for(settings)
     # one real sentence through every stage: spaCy, WordNet and the lexicon tables load now
     list(pipeline.run([InputRow("warm-up", "The happy dog quickly chased the small cat.")], validate=validate))
-    return {"seconds": round(time.perf_counter() - start, 3), "pid": os.getpid(), "peak_rss_mb": round(peak_rss_mb(), 1)}
+    from core.provenance import environment
+
+    return {
+        "seconds": round(time.perf_counter() - start, 3),
+        "pid": os.getpid(),
+        "peak_rss_mb": round(peak_rss_mb(), 1),
+        "versions": environment()["packages"],
+    }

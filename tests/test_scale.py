@@ -275,3 +275,21 @@ def test_hardness_on_a_process_pool_gives_the_local_report(tmp_path):
         }
         for model, scores in block.get("models", {}).items():
             assert pool["sets"][label]["models"][model] == scores
+
+
+def test_workers_with_other_versions_are_refused():
+    from core.batch import check_versions
+
+    check_versions({"spacy": "3.8.18"}, {"tcp://w1": {"versions": {"spacy": "3.8.18", "extra": "1"}}})
+    with pytest.raises(ConfigError, match=r"tcp://w2 runs other package versions: spacy 3.8.18 here, 3.7.0 there"):
+        check_versions({"spacy": "3.8.18"}, {"tcp://w2": {"versions": {"spacy": "3.7.0"}}})
+
+
+def test_parquet_parts_hold_the_same_records(reference, tmp_path):
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "pq"
+    run_foils(str(SAMPLE), out, validate=False, shard_size=10, part_format="parquet")
+    table = pq.read_table(out / "part-00000.parquet").to_pylist()
+    jsonl = [r for r in read_parts(reference)][: len(table)]
+    assert [(r["id"], r["foil"]) for r in table] == [(r["id"], r["foil"]) for r in jsonl]
