@@ -38,6 +38,12 @@ def write_sentences(path: Path, sentences: list[str]) -> Path:
     return path
 
 
+def cpu_seconds() -> float:
+    """User + system CPU seconds of this process (run on each worker)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def throughput(args: argparse.Namespace, tmp: Path, sentences: list[str]) -> None:
     from distributed import Client, LocalCluster
 
@@ -64,15 +70,19 @@ def throughput(args: argparse.Namespace, tmp: Path, sentences: list[str]) -> Non
     try:
         for rep in range(args.repeats):
             for n in (1, 2):
-                cluster, _client = clusters[n]
+                cluster, client = clusters[n]
                 out = tmp / f"tp-{n}-{rep}"
+                cpu_before = sum(client.run(cpu_seconds).values())
                 start = time.perf_counter()
                 summary = run_foils(str(src), out, settings=settings, validate=False, shard_size=args.shard_size,
                                     engine=EngineSpec("dask", address=cluster.scheduler_address))  # fmt: skip
                 seconds = time.perf_counter() - start
+                cpu = sum(client.run(cpu_seconds).values()) - cpu_before
                 assert not summary.failed, summary.failed
+                assert summary.counts["foils"] > len(sentences), "no foils: is WordNet installed (make wordnet)?"
                 times[n].append(seconds)
-                print(f"  run {rep + 1}, {n} worker(s): {seconds:.1f} s = {len(sentences) / seconds:.1f} sentences/s")
+                print(f"  run {rep + 1}, {n} worker(s): {seconds:.1f} s = {len(sentences) / seconds:.1f} sentences/s; "
+                      f"workers used {cpu:.1f} CPU s = {cpu / seconds:.2f} cores, {len(sentences) / cpu:.1f} sent per CPU s")  # fmt: skip
             same = all(
                 (tmp / f"tp-1-{rep}" / p.name).read_bytes() == p.read_bytes()
                 for p in (tmp / f"tp-2-{rep}").glob("part-*")

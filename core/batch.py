@@ -174,17 +174,17 @@ def run_foils(
     rows_done = sum(sizes[i] for i in done_before if i in sizes)
     report(progress, rows_done, total)
 
+    if summary.resumed == summary.shards:  # nothing left: start no workers
+        return _counted(summary, output)
     from core.workercache import warm_up
 
-    tasks = ((s.index, (job, s)) for s in shard_rows(rows(), shard_size, skip=done_before))
     def check_workers(info: dict[str, Any]) -> None:
         summary.workers.update(info)
         check_versions(header["provenance"]["versions"], info)
 
-    outcomes = run_tasks(
-        engine, craft_part, tasks, cancel=cancel, warm=(warm_up, (settings, validate)), on_warm=check_workers
-    )
-    for outcome in outcomes if summary.resumed < summary.shards else ():
+    tasks = ((s.index, (job, s)) for s in shard_rows(rows(), shard_size, skip=done_before))
+    warm = (warm_up, (settings, validate))
+    for outcome in run_tasks(engine, craft_part, tasks, cancel=cancel, warm=warm, on_warm=check_workers):
         if outcome.error is not None:
             output.fail(outcome.key, outcome.error, outcome.attempts)
             summary.failed[outcome.key] = outcome.error
@@ -194,6 +194,11 @@ def run_foils(
             summary.made += 1
         rows_done += sizes[outcome.key]
         report(progress, rows_done, total)
+    return _counted(summary, output)
+
+
+def _counted(summary: RunSummary, output: ShardedOutput) -> RunSummary:
+    """Fill in the counts of every finished shard, made now or before."""
     for entry in output.manifest["shards"].values():
         for k in ("rows", "records", "foils", "kept", "errors"):
             summary.counts[k] = summary.counts.get(k, 0) + entry.get(k, 0)
