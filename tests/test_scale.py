@@ -295,3 +295,18 @@ def test_parquet_parts_hold_the_same_records(reference, tmp_path):
     table = pq.read_table(out / "part-00000.parquet").to_pylist()
     jsonl = [r for r in read_parts(reference)][: len(table)]
     assert [(r["id"], r["foil"]) for r in table] == [(r["id"], r["foil"]) for r in jsonl]
+
+
+def test_eval_reads_a_sharded_folder_like_the_single_file(tmp_path, capsys):
+    from core.triples import read_triples
+
+    pairs = ROOT / "sample_data" / "pairs.csv"
+    folder, single = tmp_path / "sharded", tmp_path / "single.jsonl"
+    run_foils(str(pairs), folder, validate=False, shard_size=3)
+    assert main(["foils", "--input", str(pairs), "--out", str(single), "--no-validate"]) == 0
+    sharded, whole = read_triples(folder), read_triples(single)
+    key = [(t.source, t.paraphrase, t.foil, t.rule, t.id) for t in whole.triples]
+    assert key and [(t.source, t.paraphrase, t.foil, t.rule, t.id) for t in sharded.triples] == key
+    assert sharded.layout == "foil-engine" and sharded.sha256
+    assert main(["eval", "--triples", str(folder), "--models", "bow", "--n-boot", "0", "--no-cache", "-q"]) == 0
+    assert "bow" in capsys.readouterr().out
