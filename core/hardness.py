@@ -130,11 +130,14 @@ def hardness_report(
     progress: ProgressCallback | None = None,
     cancel: threading.Event | None = None,
     records_out: list[dict[str, Any]] | None = None,
+    engine: Any | None = None,
 ) -> dict[str, Any]:
     """Craft foils for the pairs in ``path`` and measure their hardness (see the module doc).
 
     ``records_out``, when given, receives every foil record the pipeline produced; ``blind`` names
-    the fluency scorers run as blind baselines (``()``: none).
+    the fluency scorers run as blind baselines (``()``: none). ``engine``
+    (a :class:`core.engines.EngineSpec`) crafts the foils shard by shard and spreads the models
+    over its workers; the report is the same whatever the engine.
     """
     from core.evaluate import BLIND_PREFIX, evaluate_triples
     from core.pipeline import FoilPipeline
@@ -143,7 +146,12 @@ def hardness_report(
     started = time.perf_counter()
     pairs, paper = read_pairs(path, limit)
     pipeline = FoilPipeline.from_settings(settings)
-    records = list(pipeline.run(pairs, progress=progress, cancel=cancel))
+    if engine is None or engine.name == "local":
+        records = list(pipeline.run(pairs, progress=progress, cancel=cancel))
+    else:
+        from core.batch import craft_records
+
+        records = craft_records(pairs, settings=settings, engine=engine, progress=progress, cancel=cancel)
     check_cancel(cancel)
     if records_out is not None:
         records_out.extend(records)
@@ -170,7 +178,15 @@ def hardness_report(
         if not triples:
             continue
         check_cancel(cancel)
-        result = evaluate_triples(triples, names, cache, seed=settings.pipeline.seed, n_boot=n_boot, cancel=cancel)
+        if engine is None or engine.name == "local":
+            result = evaluate_triples(triples, names, cache, seed=settings.pipeline.seed, n_boot=n_boot, cancel=cancel)
+        else:
+            from core.evalspread import evaluate_spread
+
+            result = evaluate_spread(
+                triples, names, engine, settings=settings, cache_dir=str(cache.directory) if cache is not None else None,
+                cache_enabled=cache is not None, seed=settings.pipeline.seed, n_boot=n_boot, cancel=cancel,
+            )  # fmt: skip
         report["sets"][label] = {
             "n_triples": len(triples),
             "rows": len({(t.source, t.paraphrase) for t in triples}),

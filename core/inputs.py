@@ -12,13 +12,17 @@ returns the reason, which the pipeline records in the output.
 
 from __future__ import annotations
 
+import glob
+import itertools
 import os
 import re
 import unicodedata
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from core.errors import InputError
-from core.textio import pick_column, read_rows, table_format
+from core.textio import iter_rows, pick_column, table_format
 
 MAX_CHARS = 1000
 """Longest sentence the pipeline accepts; longer lines are recorded as failures."""
@@ -165,13 +169,31 @@ def read_input_rows(
 
     Raises :class:`InputError` when the file or the named column is unusable.
     """
+    return list(iter_input_rows(path, column=column, paraphrase_column=paraphrase_column, fmt=fmt))
+
+
+def iter_input_rows(
+    path: str | os.PathLike[str],
+    *,
+    column: str | None = None,
+    paraphrase_column: str | None = None,
+    fmt: str | None = None,
+    prefix: str = "",
+) -> Iterator[InputRow]:
+    """Stream the rows of one file (see :func:`read_input_rows`); ``prefix`` qualifies each id.
+
+    Memory stays flat whatever the file's size: rows are read as they are consumed.
+    """
     fmt = fmt or table_format(path)
-    rows = read_rows(path, fmt=fmt)
+    rows = iter_rows(path, fmt=fmt)
     if fmt == "txt":
-        return [InputRow(id=f"L{r['line']}", sentence=r["sentence"]) for r in rows]
-    if not rows:
+        for r in rows:
+            yield InputRow(id=f"{prefix}L{r['line']}", sentence=r["sentence"])
+        return
+    first = next(rows, None)
+    if first is None:
         raise InputError(f"{path} has no rows", hint="add a header and at least one row")
-    columns = list(rows[0].keys())
+    columns = list(first.keys())
     sent_col = pick_column(columns, column, SENTENCE_COLUMNS, path=str(path), what="sentence")
     if sent_col is None:
         raise InputError(
@@ -179,15 +201,64 @@ def read_input_rows(
             hint=f"name it with --column; columns are: {', '.join(columns)}",
         )
     para_col = pick_column(columns, paraphrase_column, PARAPHRASE_COLUMNS, path=str(path), what="paraphrase")
-    out = []
-    for n, row in enumerate(rows, 1):
+    for n, row in enumerate(itertools.chain([first], rows), 1):
         sentence = row.get(sent_col)
         paraphrase = row.get(para_col) if para_col else None
-        out.append(
-            InputRow(
-                id=str(row.get("id") or row.get("Index") or f"R{n}"),
-                sentence="" if sentence is None else str(sentence),
-                paraphrase=str(paraphrase) if paraphrase not in (None, "") else None,
-            )
+        yield InputRow(
+            id=f"{prefix}{row.get('id') or row.get('Index') or f'R{n}'}",
+            sentence="" if sentence is None else str(sentence),
+            paraphrase=str(paraphrase) if paraphrase not in (None, "") else None,
         )
+
+
+def expand_inputs(patterns: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> list[Path]:
+    """The input files named by paths and glob patterns (``corpus/*.txt``), in a stable order.
+
+    Each pattern's matches are sorted; a file named twice is read once. A pattern that matches
+    nothing is an error.
+
+    >>> expand_inputs("sample_data/sentences.txt")
+    [PosixPath('sample_data/sentences.txt')]
+    """
+    if isinstance(patterns, (str, os.PathLike)):
+        patterns = [patterns]
+    out: list[Path] = []
+    for pattern in patterns:
+        text = str(pattern)
+        matches = sorted(Path(m) for m in glob.glob(text, recursive=True)) if glob.has_magic(text) else [Path(text)]
+        if not matches:
+            raise InputError(f"no file matches {text!r}", hint="check the pattern; quote it so the shell leaves it alone")
+        for m in matches:
+            if m.is_dir():
+                raise InputError(f"{m} is a folder, not a file", hint=f"name the files inside it, e.g. '{m}/*.txt'")
+            if m not in out:
+                out.append(m)
     return out
+
+
+def file_labels(paths: Sequence[Path]) -> list[str]:
+    """Short names that tell input files apart: the file name, or the path when names repeat.
+
+    >>> file_labels([Path("a/x.txt"), Path("b/y.txt")])
+    ['x.txt', 'y.txt']
+    >>> file_labels([Path("a/x.txt"), Path("b/x.txt")])
+    ['a/x.txt', 'b/x.txt']
+    """
+    names = [p.name for p in paths]
+    if len(set(names)) == len(names):
+        return names
+    return [p.as_posix() for p in paths]
+
+
+def iter_inputs(
+    paths: Sequence[Path],
+    *,
+    column: str | None = None,
+    paraphrase_column: str | None = None,
+) -> Iterator[InputRow]:
+    """Stream the rows of several files in turn; with more than one file, ids are qualified by file
+    (``emma.txt:L12``) so rows of different files never collide."""
+    labels = file_labels(paths) if len(paths) > 1 else [""]
+    for path, label in zip(paths, labels, strict=False):
+        prefix = f"{label}:" if label else ""
+        yield from iter_input_rows(path, column=column, paraphrase_column=paraphrase_column, prefix=prefix)

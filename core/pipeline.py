@@ -14,9 +14,10 @@ True
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Sized
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,10 +36,47 @@ REPLACEMENT_TRIES = 32
 """How many replacement edits a sampled slot tries when the realizer refuses its edit."""
 
 
+def annotate_records(rows: Sequence[InputRow], records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Say what input screening found, on every record of its sentence (``input_notes``: control or bidi
+    characters removed, not English), and never keep a foil that split a grapheme cluster (a word inserted
+    inside an emoji sequence or between a letter and its accent): it is marked not kept, with the reason."""
+    from core.inputs import broken_clusters, input_notes
+
+    notes: dict[str, list[str]] = {}
+    for row in rows:  # ids may repeat in a file: their notes are merged
+        found = input_notes(row.sentence)
+        if found:
+            notes[row.id] = list(dict.fromkeys([*notes.get(row.id, []), *found]))
+    for record in records:
+        row_notes = list(notes.get(str(record.get("row_id")), ()))
+        if record.get("foil") and not record.get("error"):
+            split = broken_clusters(str(record.get("source") or ""), record["foil"])
+            if split:
+                record["kept"] = False
+                record["decided_by"] = f"the edit split a grapheme cluster ({len(split)})"
+                row_notes.append("split a grapheme cluster: the foil was not kept")
+        if row_notes:
+            record["input_notes"] = row_notes
+    return records
+
+
 def sentence_seed(seed: int, text: str) -> int:
     """A per-sentence seed, stable across processes and input order."""
     digest = hashlib.sha256(f"{seed}\x1f{text}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def batched(items: Iterable[Any], size: int) -> Iterator[tuple[Any, ...]]:
+    """Consecutive tuples of ``size`` items (the last may be shorter), read lazily.
+
+    >>> list(batched(range(5), 2))
+    [(0, 1), (2, 3), (4,)]
+    """
+    if size < 1:
+        raise ValueError("batch size must be at least 1")
+    it = iter(items)
+    while chunk := tuple(itertools.islice(it, size)):
+        yield chunk
 
 
 @dataclass
@@ -246,17 +284,25 @@ class FoilPipeline:
         batch_size: int = 64,
         progress: ProgressCallback | None = None,
         cancel: threading.Event | None = None,
+        total: int | None = None,
+        provenance: Mapping[str, Any] | None = None,
     ) -> Iterator[dict[str, Any]]:
-        """Yield one record per foil (and one error record per failed sentence)."""
-        rows = list(rows)
-        prov = self.provenance()
+        """Yield one record per foil (and one error record per failed sentence).
+
+        ``rows`` is consumed as it goes, one batch at a time, so memory does not grow with
+        the input. ``total`` is the count reported to ``progress`` (default: ``len(rows)``
+        when known, else the rows seen so far). ``provenance`` replaces what each record
+        carries (default: :meth:`provenance`; ``{}`` for none, e.g. when a manifest holds it).
+        """
+        prov = self.provenance() if provenance is None else dict(provenance)
+        if total is None and isinstance(rows, Sized):
+            total = len(rows)
         done = 0
-        for start in range(0, len(rows), batch_size):
+        for batch in batched(rows, batch_size):
             check_cancel(cancel)
-            batch = rows[start : start + batch_size]
             yield from self._run_batch(batch, prov, validate)
             done += len(batch)
-            report(progress, done, len(rows))
+            report(progress, done, max(done, total or 0))
 
     def _run_batch(self, batch: Sequence[InputRow], prov: dict[str, Any], validate: bool) -> list[dict[str, Any]]:
         """The records of one batch. Built with automatic garbage collection paused (see
@@ -265,7 +311,7 @@ class FoilPipeline:
         from core.collector import paused
 
         with paused():
-            return list(self._batch_records(batch, prov, validate))
+            return annotate_records(batch, list(self._batch_records(batch, prov, validate)))
 
     def _batch_records(
         self, batch: Sequence[InputRow], prov: dict[str, Any], validate: bool

@@ -15,11 +15,12 @@ through :func:`core.output.atomic_writer` (temporary file beside the target, the
 from __future__ import annotations
 
 import codecs
+import contextlib
 import csv
 import io
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -137,7 +138,12 @@ def read_table_lines(path: str | os.PathLike[str], *, fmt: str | None = None) ->
 
 
 def read_delimited(text: str, path: str | os.PathLike[str], fmt: str) -> list[tuple[int, dict[str, Any]]]:
-    """CSV/TSV rows as dicts, refusing what would silently merge or shift rows.
+    """CSV/TSV rows as dicts with the line each starts on; see :func:`iter_delimited`."""
+    return list(iter_delimited(io.StringIO(text), path, fmt))
+
+
+def iter_delimited(fh: Iterable[str], path: str | os.PathLike[str], fmt: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """CSV/TSV rows as dicts, streamed, refusing what would silently merge or shift rows.
 
     An unclosed quote makes the csv module swallow the following lines into one field:
     a quoted field that runs over lines which themselves look like rows (they hold the
@@ -145,8 +151,8 @@ def read_delimited(text: str, path: str | os.PathLike[str], fmt: str) -> list[tu
     """
     delimiter = "\t" if fmt == "tsv" else ","
     name = "tab" if fmt == "tsv" else "comma"
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
-    records: list[tuple[int, list[str]]] = []
+    reader = csv.reader(fh, delimiter=delimiter, strict=True)
+    header: list[str] | None = None
     last = 0
     try:
         for fields in reader:
@@ -158,7 +164,17 @@ def read_delimited(text: str, path: str | os.PathLike[str], fmt: str) -> list[tu
                         f"{path}, line {start}: a quoted field runs on to line {last}, over lines that look like rows",
                         hint=f"close the quote on line {start}, or double a quote inside a quoted field (\"\")",
                     )
-            records.append((start, fields))
+            if header is None:
+                header = fields
+                continue
+            if not any(f.strip() for f in fields):
+                continue  # a blank line
+            if len(fields) > len(header):
+                raise InputError(
+                    f"{path}, line {start}: more fields than the header has ({len(fields)}, not {len(header)})",
+                    hint=f"check the delimiter ({name}) and the quoting",
+                )
+            yield start, {h: (fields[i] if i < len(fields) else None) for i, h in enumerate(header)}
     except csv.Error as exc:
         if "end of data" in str(exc):
             raise InputError(
@@ -171,20 +187,8 @@ def read_delimited(text: str, path: str | os.PathLike[str], fmt: str) -> list[tu
             f"{path}, line {last + 1}: not valid {fmt.upper()} ({exc}{where})",
             hint='check the quoting of that row; a quote inside a quoted field is written ""',
         ) from exc
-    if not records:
+    if header is None:
         raise InputError(f"{path} is empty", hint=f"a {fmt.upper()} file needs a header row")
-    header = records[0][1]
-    rows: list[tuple[int, dict[str, Any]]] = []
-    for line, fields in records[1:]:
-        if not any(f.strip() for f in fields):
-            continue  # a blank line
-        if len(fields) > len(header):
-            raise InputError(
-                f"{path}, line {line}: more fields than the header has ({len(fields)}, not {len(header)})",
-                hint=f"check the delimiter ({name}) and the quoting",
-            )
-        rows.append((line, {h: (fields[i] if i < len(fields) else None) for i, h in enumerate(header)}))
-    return rows
 
 
 def pick_column(
@@ -259,3 +263,73 @@ def json_default(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return dataclasses.asdict(value)
     return str(value)
+
+
+SNIFF_BYTES = 1 << 20
+"""How much of a file :func:`open_text` reads to guess its encoding and refuse binary data."""
+
+
+@contextlib.contextmanager
+def open_text(path: str | os.PathLike[str]) -> Iterator[io.TextIOBase]:
+    """Open a text file for streaming, with the encoding sniffed from its first megabyte.
+
+    Same checks and newline handling as :func:`read_text`, without reading the whole file.
+    """
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"file not found: {p}", hint="check the path")
+    if p.is_dir():
+        raise InputError(f"{p} is a folder, not a file", hint="name a file inside it")
+    try:
+        fh = open(p, "rb")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise InputError(f"cannot read {p}: {exc.strerror}", hint="check its permissions") from exc
+    try:
+        head = fh.read(SNIFF_BYTES)
+        encoding = sniff_encoding(head)
+        if encoding == "cp1252" and len(head) == SNIFF_BYTES:
+            with contextlib.suppress(UnicodeDecodeError):  # a multi-byte character cut by the sniff window
+                head[:-3].decode("utf-8")
+                encoding = "utf-8"
+        cut = len(head) == SNIFF_BYTES  # the window may end inside a character
+        sample = head.decode(encoding, errors="ignore" if cut else "strict")
+        controls = sum(1 for ch in sample[:20000] if ord(ch) < 32 and ch not in "\t\n\r\f\v")
+        if "\x00" in sample or controls > max(8, len(sample[:20000]) // 100):
+            raise InputError(f"{p} looks like binary data, not text", hint="give a plain text, CSV, TSV or JSONL file")
+        fh.seek(0)
+        text = io.TextIOWrapper(fh, encoding=encoding, newline=None)
+        yield text
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"{p} is not readable text ({exc.reason})", hint="save it as UTF-8 (or UTF-16 with a BOM) and try again"
+        ) from exc
+    finally:
+        fh.close()
+
+
+def iter_rows(path: str | os.PathLike[str], *, fmt: str | None = None) -> Iterator[dict[str, Any]]:
+    """Stream the rows :func:`read_rows` returns, one at a time (memory does not grow with the file)."""
+    fmt = fmt or table_format(path)
+    with open_text(path) as fh:
+        if fmt == "txt":
+            for n, line in enumerate(fh, 1):
+                line = line.rstrip("\n")
+                if line.strip():
+                    yield {"sentence": line, "line": n}
+            return
+        if fmt == "jsonl":
+            for n, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    value = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise InputError(
+                        f"{path}, line {n}: not valid JSON ({exc.msg})", hint="each line must be one JSON object"
+                    ) from exc
+                if not isinstance(value, dict):
+                    raise InputError(f"{path}, line {n}: expected a JSON object", hint="each line must be one JSON object")
+                yield value
+            return
+        for _, row in iter_delimited(fh, path, fmt):
+            yield row

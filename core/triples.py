@@ -23,6 +23,7 @@ read: it is counted in :attr:`TripleSet.bad` with its row number and reason.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from collections import Counter
@@ -263,7 +264,8 @@ def read_triples(
     columns: Mapping[str, str] | None = None,
     include_rejected: bool = False,
 ) -> TripleSet:
-    """Read triples from a CSV/TSV/JSONL/Parquet file (layout detected from the columns unless given).
+    """Read triples from a CSV/TSV/JSONL/Parquet file, or a sharded ``smithtui foils --out DIR/`` folder
+    (layout detected from the columns unless given).
 
     Raises :class:`~core.errors.InputError` for a file that cannot be read at all;
     bad rows are counted, not raised.
@@ -271,6 +273,8 @@ def read_triples(
     from core.provenance import file_sha256
 
     p = Path(path)
+    if p.is_dir() and (p / "manifest.json").exists():
+        return _read_sharded(p, layout=layout, columns=columns, include_rejected=include_rejected)
     fmt = "parquet" if p.suffix.lower() in PARQUET_SUFFIXES else table_format(p)
     if fmt == "txt":
         raise InputError(
@@ -311,6 +315,19 @@ def _read_parquet(path: Path) -> list[dict[str, Any]]:
         return pq.read_table(path).to_pylist()
     except (OSError, pa.ArrowException) as exc:
         raise InputError(f"{path}: not a readable Parquet file ({exc})", hint="re-export it, or use .jsonl") from exc
+
+
+def _read_sharded(
+    folder: Path, *, layout: str | None, columns: Mapping[str, str] | None, include_rejected: bool
+) -> TripleSet:
+    """The triples of a sharded ``smithtui foils --out DIR/`` folder (its finished parts, in input order);
+    row numbers count records from 1, and the hash is the manifest's."""
+    from core.provenance import file_sha256
+    from core.shards import MANIFEST, read_parts
+
+    rows = list(read_parts(folder))
+    ts = triples_from_records(rows, layout=layout, columns=columns, path=str(folder), include_rejected=include_rejected)
+    return dataclasses.replace(ts, sha256=file_sha256(folder / MANIFEST))
 
 
 def _read_jsonl(path: Path) -> tuple[list[dict[str, Any]], list[int], list[BadRow]]:

@@ -253,8 +253,11 @@ def test_a_fifo_or_a_symlink_to_a_device_is_refused(capsys, files, devices, fifo
 
 @pytest.mark.parametrize("command", FILE_COMMANDS)
 def test_a_folder_where_a_file_is_wanted(capsys, files, tmp_path, command):
+    # foils writes a sharded run into a new or empty folder (or one holding a run): a folder of other files is refused
+    (tmp_path / "notes.txt").write_text("mine\n", encoding="utf-8")
     rc, _, err = cli(capsys, *_out_args(command, files, tmp_path))
     one_line_error(rc, err, match="is a folder")
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine\n"
 
 
 @pytest.mark.parametrize("command", ["foils", "eval", "clsd"])

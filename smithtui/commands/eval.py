@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from smithtui.commands.engine import add_engine_arguments, engine_spec
 from smithtui.commands.flags import name_list, nonneg_int, unit_interval
 
 DESCRIPTION = "Score embedding models on (sentence, paraphrase, foil) triples: TACC, AUC, HM per edit type."
@@ -55,6 +56,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--scores", action="store_true", help="put the per-triple similarities in the JSON")
     p.add_argument("--list-models", action="store_true", help="list the embedders and whether they are usable here")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    add_engine_arguments(p)  # process/dask: one model per task, spread over the workers
     p.set_defaults(func=run)
 
 
@@ -211,10 +213,19 @@ def run(args: argparse.Namespace) -> int:
         )
         bar = _Progress(Path(path).name, not args.quiet)
         try:
-            result = evaluate_triples(
-                ts, names, cache, seed, bar, ties=args.ties, n_boot=args.n_boot, level=args.ci,
-                settings=settings, overrides=per_model,
-            )  # fmt: skip
+            if args.engine == "local":
+                result = evaluate_triples(
+                    ts, names, cache, seed, bar, ties=args.ties, n_boot=args.n_boot, level=args.ci,
+                    settings=settings, overrides=per_model,
+                )  # fmt: skip
+            else:
+                from core.evalspread import evaluate_spread
+
+                result = evaluate_spread(
+                    ts, names, engine_spec(args), settings=settings, cache_dir=args.cache_dir,
+                    cache_enabled=not args.no_cache, seed=seed, progress=bar, ties=args.ties, n_boot=args.n_boot,
+                    level=args.ci, overrides=per_model,
+                )  # fmt: skip
         finally:
             bar.close()
         d = result.to_dict(scores=args.scores)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from smithtui.commands.engine import add_engine_arguments, engine_spec
 from smithtui.commands.flags import nonneg_int, positive_int, rule_list
 
 
@@ -30,6 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--per-rule", type=positive_int, dest="per_rule", default=1, help="foils per rule and pair (default 1)")
     p.add_argument("--rules", type=rule_list, help="comma-separated subset of PN,RS,US,AR,HS")
     p.add_argument("--bootstrap", type=nonneg_int, default=0, help="bootstrap resamples for CIs (default 0: none)")
+    add_engine_arguments(p)  # process/dask: foils crafted shard by shard, models spread over the workers
     p.set_defaults(func=run)
 
 
@@ -68,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         n_boot=args.bootstrap,
         progress=progress,
         records_out=records,
+        engine=engine_spec(args),
     )
     close()
     atomic_write_json(out / "report.json", report)
