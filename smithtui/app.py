@@ -26,7 +26,16 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from core.config import Settings
-from core.curation import CurationError, CurationSession, SessionSummary, export_records, previous_session
+from core.curation import (
+    CurationError,
+    CurationSession,
+    JournalInUse,
+    SessionSummary,
+    export_records,
+    open_session,
+    previous_session,
+    sibling_journals,
+)
 from core.errors import SmithError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -192,6 +201,7 @@ class SmithApp(App[None]):
         self.warm = warm
         self._on_first_frame = on_first_frame
         self.curation: CurationSession | None = None
+        self.undo_armed: int | None = None  # seq of a decision on an earlier sentence that the next u undoes
         self.previous: SessionSummary | None = None
         self.first_frame_at: float | None = None
         self.backend_state: dict[str, tuple[str, str]] = {}
@@ -286,7 +296,32 @@ class SmithApp(App[None]):
         if self.warm:
             self.warm_up()
 
+    def _free_journal(self) -> None:
+        """Move to a sibling journal when another window holds this one (each journal has one writer)."""
+        from core.journal import Journal, JournalLocked
+
+        for candidate in sibling_journals(self.journal_path):
+            probe = Journal(candidate)
+            try:
+                probe.lock()
+            except JournalLocked:
+                continue
+            except OSError:
+                return  # reported when the session opens
+            probe.unlock()
+            if candidate != self.journal_path:
+                self.notify(
+                    f"the journal {self.journal_path} is in use by another smithtui window; "
+                    f"this window journals to {candidate}",
+                    severity="warning",
+                    markup=False,
+                    timeout=10,
+                )
+                self.journal_path = candidate
+            return
+
     def _start_curation(self) -> None:
+        self._free_journal()
         try:
             self.previous = previous_session(self.journal_path)
         except OSError as exc:
@@ -306,7 +341,15 @@ class SmithApp(App[None]):
 
     def _open_session(self, restore: bool | None) -> None:
         try:
-            self.curation = CurationSession.open(self.journal_path, restore=bool(restore))
+            self.curation, where = open_session(self.journal_path, restore=bool(restore))
+            if where != self.journal_path:  # another window took it meanwhile
+                self.notify(f"the journal is in use by another window; this one journals to {where}", markup=False)
+                self.journal_path = where
+        except JournalInUse as exc:
+            self.notify(f"{exc.message} (hint: {exc.hint})", severity="error", markup=False, timeout=10)
+            fallback = Path(tempfile.mkdtemp(prefix="smithtui-")) / "journal.jsonl"
+            self.journal_path = fallback
+            self.curation = CurationSession.open(fallback, restore=False)
         except (CurationError, OSError) as exc:
             fallback = Path(tempfile.mkdtemp(prefix="smithtui-")) / "journal.jsonl"
             self.notify(
@@ -375,6 +418,43 @@ class SmithApp(App[None]):
             with contextlib.suppress(LookupError):
                 self.get_screen_for_mode(mode).post_message(self.BasketChanged())
 
+    def undo_decision(self, here: str | None = None) -> dict[str, Any] | None:
+        """Undo the latest decision and say what it was.
+
+        ``here`` is the sentence on screen: a decision on another sentence is undone
+        only by a second press, after a warning naming it. Returns what was undone.
+        """
+        from smithtui.widgets.render import clip
+
+        curation = self.require_curation()
+        if curation is None:
+            return None
+        last = curation.peek_undo()
+        if last is None:
+            self.notify("nothing to undo")
+            return None
+        record = last["record"]
+        what = f"the {last['action']} of “{record.get('foil')}” ({record.get('rule') or '?'})"
+        source = str(record.get("source") or "")
+        elsewhere = here is not None and source != here
+        if elsewhere and self.undo_armed != last["seq"]:
+            self.undo_armed = last["seq"]
+            self.notify(
+                f"the last decision was on an earlier sentence (“{clip(source, 50)}”): press u again to undo {what}",
+                severity="warning",
+                markup=False,
+            )
+            return None
+        self.undo_armed = None
+        try:
+            undone = curation.undo()
+        except SmithError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return None
+        self.notify(f"undid {what}" + (f" on the earlier sentence “{clip(source, 50)}”" if elsewhere else ""), markup=False)
+        self.basket_changed()
+        return undone
+
     def require_curation(self) -> CurationSession | None:
         if self.curation is None:
             self.notify("the session is not open yet (answer the restore question first)", severity="warning")
@@ -389,11 +469,14 @@ class SmithApp(App[None]):
         if not curation.basket:
             self.notify("the basket is empty: accept some foils first (a)", severity="warning")
             return
+        hint = ".jsonl (full records), .csv (SentenceSmith layout) or .parquet; written atomically"
+        if curation.pending:
+            hint = f"{curation.pending} foil(s) are still being scored: their verdicts would be empty. " + hint
         self.push_screen(
             PromptScreen(
                 f"Export {len(curation.basket)} foil(s) to",
                 "smith-basket.jsonl",
-                hint=".jsonl (full records), .csv (SentenceSmith layout) or .parquet; written atomically",
+                hint=hint,
                 id="export-dialog",
             ),
             self._export_to,
@@ -402,6 +485,12 @@ class SmithApp(App[None]):
     def _export_to(self, path: str | None) -> None:
         if not path or not path.strip() or self.curation is None:
             return
+        if self.curation.pending:
+            self.notify(
+                f"{self.curation.pending} foil(s) exported before their scores arrived (marked pending in the file)",
+                severity="warning",
+                markup=False,
+            )
         self.export_worker(list(self.curation.basket), path.strip())
 
     @work(thread=True, group="export", exit_on_error=False)

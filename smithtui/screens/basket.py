@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
+from core.curation import PENDING
 from core.errors import SmithError
 from smithtui.widgets.render import clip, highlight_spans
 
@@ -73,13 +74,17 @@ class BasketScreen(Screen[None]):
             validated = rec.get("validated")
             valid = Text("✓", style="green") if validated else Text("✗", style="red") if validated is False else Text("–")
             fooled = fooled_models(rec)
+            verdict = Text(", ".join(fooled) or "none", style="red" if fooled else "dim")
+            if rec.get(PENDING):
+                valid = Text("…", style="yellow") if "validation" in rec[PENDING] else valid
+                verdict = Text("not scored yet", style="yellow")
             table.add_row(
                 Text(str(n)),
                 Text(str(rec.get("rule") or "?"), style="bold"),
                 Text(clip(str(rec.get("source") or ""), 60)),
                 highlight_spans(str(rec.get("foil") or ""), rec.get("changed_spans") or []),
                 valid,
-                Text(", ".join(fooled) or "none", style="red" if fooled else "dim"),
+                verdict,
                 key=str(rec.get("curation_id")),
             )
         if table.row_count:
@@ -119,6 +124,8 @@ class BasketScreen(Screen[None]):
         text.append(f"\n{rec.get('rule')} {rec.get('variant', '')}: {rec.get('description', '')}", style="dim")
         if rec.get("edited_by_hand"):
             text.append(f"\nedited by hand (generated: {rec.get('original_foil')})", style="cyan")
+        if rec.get(PENDING):
+            text.append(f"\nnot scored yet: {', '.join(rec[PENDING])} (filled in when the scores arrive)", style="yellow")
         for model, c in (rec.get("spotcheck") or {}).items():
             text.append(f"\n{model}: margin {c['margin']:+.3f}", style="bold red" if c.get("fooled") else "")
             if c.get("fooled"):
@@ -138,9 +145,4 @@ class BasketScreen(Screen[None]):
         self.app.basket_changed()
 
     def action_undo(self) -> None:
-        curation = self.app.require_curation()
-        if curation is None:
-            return
-        if curation.undo() is None:
-            self.app.notify("nothing to undo")
-        self.app.basket_changed()
+        self.app.undo_decision()

@@ -7,6 +7,7 @@ and messages from a stale generation are dropped.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import threading
 import time
@@ -25,7 +26,7 @@ from textual.widgets import DataTable, Footer, Header, Input, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from core.curation import record_key
+from core.curation import PENDING, record_key, word_overlap
 from core.errors import SmithError
 from core.types import RULE_NAMES, RULES
 from smithtui.widgets.graph_tree import GraphTree
@@ -79,6 +80,14 @@ class StageFailed(Message):
         self.gen, self.stage, self.error, self.hint = gen, stage, error, hint
 
 
+class FoilScored(Message):
+    """A decided foil's missing verdicts and spot checks, computed after the decision (not tied to a generation)."""
+
+    def __init__(self, row: Any, paraphrase: str, models: Sequence[str]) -> None:
+        super().__init__()
+        self.row, self.paraphrase, self.models = row, paraphrase, tuple(models)
+
+
 class GenerationDone(Message):
     def __init__(self, gen: int) -> None:
         super().__init__()
@@ -110,6 +119,12 @@ class Row:
     @property
     def edit(self) -> Any:
         return self.candidate.edit
+
+    def missing(self, models: Sequence[str]) -> list[str]:
+        """What is not scored yet: ``"validation"`` and/or model names."""
+        if self.error:
+            return []
+        return (["validation"] if self.verdicts is None else []) + [m for m in models if m not in self.checks]
 
     def key(self, paraphrase: str | None) -> str:
         e = self.edit
@@ -143,6 +158,10 @@ def looks_english(text: str) -> bool:
     if len(words) < 4:
         return True
     return sum(w in ENGLISH_HINT_WORDS for w in words) / len(words) >= 0.1
+
+
+PARAPHRASE_MIN_OVERLAP = 0.3  # below this share of shared words a paraphrase is probably another sentence's
+SAME_SENTENCE_OVERLAP = 0.5  # an edited sentence sharing this much with the crafted one keeps its paraphrase
 
 
 def sentence_id(text: str) -> str:
@@ -188,6 +207,7 @@ class WorkbenchScreen(Screen[None]):
         self.show_edit_column = False
         self.foil_width = 40
         self._model_errors: set[str] = set()
+        self._crafted: tuple[str, str] = ("", "")  # (sentence, paraphrase) of the last craft or restore
 
     # -- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -247,6 +267,22 @@ class WorkbenchScreen(Screen[None]):
         self.query_one("#status", Static).update(text)
 
     # -- inputs -------------------------------------------------------------------------------
+    @on(Input.Changed, "#sentence")
+    def _sentence_changed(self, event: Input.Changed) -> None:
+        """A paraphrase belongs to its sentence: typing another sentence clears the one left from the last craft."""
+        crafted, carried = self._crafted
+        box = self.query_one("#paraphrase", Input)
+        if not carried or box.value != carried or event.value.strip() == crafted.strip():
+            return
+        if event.value.strip() and word_overlap(crafted, event.value) >= SAME_SENTENCE_OVERLAP:
+            return  # the same sentence, edited (a typo fixed): its paraphrase still applies
+        box.value = ""
+        self._crafted = (crafted, "")
+        self.app.notify(
+            "cleared the paraphrase: it belonged to the previous sentence (type one for this sentence, or leave it empty)",
+            markup=False,
+        )
+
     @on(Input.Submitted, "#sentence, #paraphrase")
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -264,6 +300,14 @@ class WorkbenchScreen(Screen[None]):
             self._cancel.set()
         self._cancel = threading.Event()
         self.paraphrase = paraphrase
+        self._crafted = (sentence, paraphrase)
+        if paraphrase and word_overlap(sentence, paraphrase) < PARAPHRASE_MIN_OVERLAP:
+            self.app.notify(
+                f"the paraphrase shares few words with the sentence ({word_overlap(sentence, paraphrase):.0%}): "
+                "is it this sentence's? Models are scored against it.",
+                severity="warning",
+                markup=False,
+            )
         self.rows = []
         self.by_rule = {}
         self.parsed = None
@@ -283,9 +327,11 @@ class WorkbenchScreen(Screen[None]):
         self.generate_worker(self.gen, sentence, paraphrase, self.models, self._cancel)
 
     def restore_input(self, last_input: dict[str, Any]) -> None:
-        """Put back the sentence the restored session was working on."""
-        self.query_one("#sentence", Input).value = str(last_input.get("sentence") or "")
-        self.query_one("#paraphrase", Input).value = str(last_input.get("paraphrase") or "")
+        """Put back the sentence the restored session was working on (its paraphrase goes with it)."""
+        sentence, paraphrase = str(last_input.get("sentence") or ""), str(last_input.get("paraphrase") or "")
+        self._crafted = (sentence, paraphrase)
+        self.query_one("#sentence", Input).value = sentence
+        self.query_one("#paraphrase", Input).value = paraphrase
 
     def use_sample(self, n: int) -> None:
         samples = self.app.samples
@@ -294,6 +340,7 @@ class WorkbenchScreen(Screen[None]):
             return
         self.sample_index = n % len(samples)
         sentence, paraphrase = samples[self.sample_index]
+        self._crafted = (sentence, paraphrase)
         self.query_one("#sentence", Input).value = sentence
         self.query_one("#paraphrase", Input).value = paraphrase
         self.action_generate()
@@ -421,6 +468,47 @@ class WorkbenchScreen(Screen[None]):
                 continue
             checks = check_model(embedder, source, foils, paraphrase or None, name=model)
             self.post_message(SpotChecked(gen, model, indices, checks))
+
+    @work(thread=True, group="complete", exit_on_error=False)
+    def complete_worker(self, row: Row, paraphrase: str, models: Sequence[str]) -> None:
+        """Score what a decided foil is missing (validation, models), whatever the screen does meanwhile."""
+        from core.spotcheck import check_model
+
+        try:
+            if row.verdicts is None:
+                row.verdicts = list(self.app.backends.pipeline().validate([row.candidate])[0])
+            for model in models:
+                if model not in row.checks:
+                    try:
+                        embedder = self.app.backends.embedder(model)
+                    except Exception:
+                        row.checks[model] = None  # unavailable: reported on the status line already
+                        continue
+                    [row.checks[model]] = check_model(
+                        embedder, row.edit.source.text, [row.text], paraphrase or None, name=model
+                    )
+        except SmithError as exc:
+            self.post_message(StageFailed(self.gen, "scoring a decided foil", exc.message, exc.hint))
+            return
+        except Exception as exc:
+            self.post_message(StageFailed(self.gen, "scoring a decided foil", f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(FoilScored(row, paraphrase, models))
+
+    def on_foil_scored(self, message: FoilScored) -> None:
+        curation = self.app.curation
+        if curation is None:
+            return
+        record = self._record(message.row, message.paraphrase)
+        record[PENDING] = message.row.missing(message.models)
+        try:
+            completed = curation.complete(record)
+        except SmithError as exc:
+            self.app.notify(str(exc), severity="error", markup=False)
+            return
+        if completed:
+            self.refresh_basket()
+            self.app.basket_changed()
 
     @work(thread=True, group="rescore", exit_on_error=False)
     def rescore_worker(self, gen: int, index: int, candidate: Any, paraphrase: str, models: Sequence[str]) -> None:
@@ -684,8 +772,11 @@ class WorkbenchScreen(Screen[None]):
         detail.update(text)
 
     # -- curation -------------------------------------------------------------------------------
-    def _record(self, row: Row) -> dict[str, Any]:
+    def _record(self, row: Row, paraphrase: str | None = None) -> dict[str, Any]:
+        """The basket record of a row; ``pending`` lists what is not scored yet (completed later)."""
         from core.export import foil_record
+
+        paraphrase = self.paraphrase if paraphrase is None else paraphrase
 
         try:
             prov = self.app.backends.provenance()
@@ -695,7 +786,7 @@ class WorkbenchScreen(Screen[None]):
             row.candidate,
             row.verdicts or [],
             row_id=sentence_id(row.edit.source.text),
-            paraphrase=self.paraphrase or None,
+            paraphrase=paraphrase or None,
             provenance=prov,
         )
         record["spotcheck"] = {
@@ -712,6 +803,7 @@ class WorkbenchScreen(Screen[None]):
         record["edited_by_hand"] = row.edited
         if row.edited:
             record["original_foil"] = row.original_text
+        record[PENDING] = row.missing(self.models)
         return record
 
     def _decide(self, action: str) -> None:
@@ -725,11 +817,16 @@ class WorkbenchScreen(Screen[None]):
         if row.error:
             self.app.notify("this edit could not be realized: nothing to keep", severity="warning")
             return
+        record = self._record(row)
         try:
-            getattr(curation, action)(self._record(row))
+            getattr(curation, action)(record)
         except SmithError as exc:
             self.app.notify(str(exc), severity="error", markup=False, timeout=10)
             return
+        self.app.undo_armed = None
+        if record[PENDING]:  # decided before its scores arrived: the basket entry is completed when they do
+            snapshot = replace(row, verdicts=None if row.verdicts is None else list(row.verdicts), checks=dict(row.checks))
+            self.complete_worker(snapshot, self.paraphrase, self.models)
         self._refresh_marks()
         self.refresh_basket()
         self.app.basket_changed()
@@ -744,20 +841,22 @@ class WorkbenchScreen(Screen[None]):
         self._decide("reject")
 
     def action_undo(self) -> None:
-        curation = self.app.require_curation()
-        if curation is None:
-            return
-        try:
-            undone = curation.undo()
-        except SmithError as exc:
-            self.app.notify(str(exc), severity="error", markup=False)
-            return
+        """Undo the latest decision, saying which; one on an earlier sentence needs a second ``u``."""
+        undone = self.app.undo_decision(self.parsed.text if self.parsed is not None else None)
         if undone is None:
-            self.app.notify("nothing to undo")
             return
         self._refresh_marks()
         self.refresh_basket()
-        self.app.basket_changed()
+        at = next((r for r in self.rows if r.key(self.paraphrase) == undone["key"]), None)
+        if at is None:
+            return
+        if not self._visible(at):
+            self.filter = "all"
+            self._fill_rules()
+            self._fill_table()
+        table = self.query_one("#candidates", DataTable)
+        with contextlib.suppress(Exception):
+            table.move_cursor(row=table.get_row_index(str(at.index)))
 
     def on_smith_app_basket_changed(self, _message: Message) -> None:
         self.refresh_basket()
