@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -183,12 +183,16 @@ class WorkbenchScreen(Screen[None]):
         Binding("m", "pick_models", "Models", id="workbench.models"),
         Binding("ctrl+n", "next_sample", "Sample", id="workbench.sample"),
         Binding("ctrl+o", "load_sentences", "Open", id="workbench.load"),
-        Binding("i", "focus('sentence')", "Input", show=False, id="workbench.focus_input"),
-        Binding("c", "focus('candidates')", "Candidates", show=False, id="workbench.focus_candidates"),
-        Binding("t", "focus('graph')", "Graph", show=False, id="workbench.focus_graph"),
-        Binding("l", "focus('rules')", "Rules", show=False, id="workbench.focus_rules"),
+        # Keys that move the focus are priority bindings: they take effect before the next key of a
+        # burst is routed, so "iHello" types "Hello" (check_action lets letters through to a text box).
+        Binding("i", "focus('sentence')", "Input", show=False, id="workbench.focus_input", priority=True),
+        Binding("c", "focus('candidates')", "Candidates", show=False, id="workbench.focus_candidates", priority=True),
+        Binding("t", "focus('graph')", "Graph", show=False, id="workbench.focus_graph", priority=True),
+        Binding("l", "focus('rules')", "Rules", show=False, id="workbench.focus_rules", priority=True),
         Binding("b", "toggle_basket", "Basket panel", show=False, id="workbench.toggle_basket"),
-        Binding("escape", "leave_input", "To candidates", show=False, id="workbench.escape"),
+        Binding("escape", "leave_input", "To candidates", show=False, id="workbench.escape", priority=True),
+        Binding("tab", "focus_step(1)", "Next pane", show=False, priority=True),
+        Binding("shift+tab", "focus_step(-1)", "Previous pane", show=False, priority=True),
     ]
 
     def __init__(self) -> None:
@@ -287,6 +291,8 @@ class WorkbenchScreen(Screen[None]):
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.action_generate()
+        if self.busy:  # crafting: a, r, u, e, m work at once and show in the footer
+            self.set_focus(self.query_one("#candidates"))
 
     def action_generate(self) -> None:
         sentence = self.query_one("#sentence", Input).value
@@ -380,12 +386,35 @@ class WorkbenchScreen(Screen[None]):
         self.app.notify(f"loaded {len(samples)} sentence(s); ctrl+n to step through them", markup=False)
         self.action_next_sample()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        typing = isinstance(self.focused, Input)
+        if action == "focus" and typing:
+            return False  # the letter is typed into the box
+        return not (action == "leave_input" and not typing)  # else escape means what the focused widget makes of it
+
+    def action_focus_step(self, step: int) -> None:
+        """Tab / shift+tab, at once (a burst typed after Tab lands in the next box)."""
+        if step > 0:
+            self.focus_next()
+        else:
+            self.focus_previous()
+
+    def on_paste(self, event: events.Paste) -> None:
+        """Text pasted while a pane (not a text box) has the focus goes into the sentence box, never read as keys."""
+        if isinstance(self.focused, Input):
+            return
+        event.stop()
+        box = self.query_one("#sentence", Input)
+        self.set_focus(box)
+        box.insert_text_at_cursor(" ".join(event.text.split()))
+
     def action_focus(self, widget_id: str) -> None:
-        self.query_one(f"#{widget_id}").focus()
+        """Focus a pane now, not after a refresh: keys typed right after ``i`` land in the box (``iHello``)."""
+        self.set_focus(self.query_one(f"#{widget_id}"))
 
     def action_leave_input(self) -> None:
         if isinstance(self.focused, Input):
-            self.query_one("#candidates").focus()
+            self.set_focus(self.query_one("#candidates"))
 
     def action_toggle_basket(self) -> None:
         panel = self.query_one("#basket-panel")
