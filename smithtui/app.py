@@ -264,6 +264,11 @@ class SmithApp(App[None]):
             except Exception as exc:  # a broken optional screen must not take the app down
                 self.notify(f"cannot open {mode}: {exc}", severity="error", markup=False)
 
+    def on_resize(self, event: Any) -> None:
+        """``-narrow`` below 100 columns, ``-short`` below 30 rows: the stylesheet's compact layout."""
+        self.set_class(event.size.width < 100, "-narrow")
+        self.set_class(event.size.height < 30, "-short")
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # a screen that is not installed is hidden from the footer and the palette
         return not (action == "show" and parameters and parameters[0] not in self._modes)

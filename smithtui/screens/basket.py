@@ -10,10 +10,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from core.curation import PENDING
 from core.errors import SmithError
+from smithtui.widgets.footer import FitFooter
 from smithtui.widgets.render import clip, highlight_spans
 
 
@@ -38,7 +39,7 @@ class BasketScreen(Screen[None]):
             yield Static(id="basket-summary")
             yield DataTable(id="basket-table", cursor_type="row", zebra_stripes=True)
             yield Static(id="basket-detail")
-        yield Footer(compact=True)
+        yield FitFooter()
 
     def on_mount(self) -> None:
         table = self.query_one("#basket-table", DataTable)

@@ -23,12 +23,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, ProgressBar, SelectionList, Static
+from textual.widgets import Button, Checkbox, DataTable, Input, Label, ProgressBar, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from core.config import Settings
 from core.errors import SmithError
 from smithtui.screens.job import JobScreen
+from smithtui.widgets.footer import FitFooter
 
 DEFAULT_MODELS = ("use-v3", "e5-small")
 
@@ -156,14 +157,14 @@ class CLSDScreen(JobScreen):
                 yield Button("Run", id="clsd-run", variant="primary")
                 yield Button("Cancel", id="clsd-cancel", disabled=True)
         with Horizontal(id="clsd-progress-row"):
-            yield ProgressBar(total=None, show_eta=False, id="clsd-progress")
+            yield ProgressBar(total=1, show_eta=False, id="clsd-progress")  # still until a job starts
             yield Label("ready: name a set, tick models, then ctrl+r", id="clsd-status")
         yield DataTable(id="clsd-results", cursor_type="row", zebra_stripes=True)
         yield Label("wrong rows: run an evaluation, then pick a result line", id="clsd-wrong-label")
         yield DataTable(id="clsd-wrong", cursor_type="row", zebra_stripes=True)
         with VerticalScroll(id="clsd-detail-box"):
             yield Static("", id="clsd-detail")
-        yield Footer()
+        yield FitFooter()
 
     def on_mount(self) -> None:
         self.query_one("#clsd-models", SelectionList).border_title = "models"

@@ -19,12 +19,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Label, ProgressBar, SelectionList, Static
+from textual.widgets import DataTable, Header, Label, ProgressBar, SelectionList, Static
 from textual.widgets.selection_list import Selection
 from textual.worker import get_current_worker
 
 from core.errors import SmithError
 from core.types import RULES
+from smithtui.widgets.footer import FitFooter
 from smithtui.widgets.render import clip, score_cell
 
 
@@ -116,6 +117,7 @@ class CompareScreen(Screen[None]):
         self.run_id = 0
         self.running = False
         self._cancel: threading.Event | None = None
+        self._narrow_columns = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -127,11 +129,11 @@ class CompareScreen(Screen[None]):
                 yield Static(id="source-info")
             with Vertical(id="compare-right"):
                 with Horizontal(id="progress-row"):
-                    yield ProgressBar(id="progress", show_eta=False)
+                    yield ProgressBar(total=1, id="progress", show_eta=False)  # still until a run starts
                     yield Static(id="progress-label")
                 yield DataTable(id="results", cursor_type="row", zebra_stripes=True)
                 yield Static(id="compare-note")
-        yield Footer(compact=True)
+        yield FitFooter()
 
     def on_mount(self) -> None:
         self.query_one("#results").border_title = "Models by score = harmonic mean of TACC and AUC; per-rule TACC"
@@ -255,13 +257,25 @@ class CompareScreen(Screen[None]):
         self.load_worker(path.strip())
 
     # -- running ------------------------------------------------------------------------------
+    @property
+    def narrow(self) -> bool:
+        return self.app.size.width < 100
+
+    def on_resize(self, _event: Any) -> None:
+        if self.narrow != self._narrow_columns:
+            self._setup_columns()
+            self._fill_table()
+
     def _setup_columns(self) -> None:
+        """Model, score, TACC, AUC and one TACC column per rule; below 100 columns the bars shrink to one cell."""
+        self._narrow_columns = self.narrow
         table = self.query_one("#results", DataTable)
         table.clear(columns=True)
+        score_w = 6 if self.narrow else 9
         table.add_column("Model", key="model", width=10)
-        table.add_column("Score", key="hm", width=9)
-        table.add_column("TACC", key="tacc", width=9)
-        table.add_column("AUC", key="auc", width=9)
+        table.add_column("Score", key="hm", width=score_w)
+        table.add_column("TACC", key="tacc", width=score_w)
+        table.add_column("AUC", key="auc", width=score_w)
         for rule in RULES:
             table.add_column(rule, key=f"rule:{rule}", width=5)
 
@@ -365,7 +379,7 @@ class CompareScreen(Screen[None]):
                 cells += [Text("")] * (2 + len(RULES))
             else:
                 cells = [Text(clip(r["model"], 10), style="bold")]
-                cells += [score_cell(r[k], width=3) for k in ("hm", "tacc", "auc")]
+                cells += [score_cell(r[k], width=1 if self._narrow_columns else 3) for k in ("hm", "tacc", "auc")]
                 cells += [score_cell(r["per_rule"].get(rule), width=1, digits=2) for rule in RULES]
             table.add_row(*cells, key=r["model"])
 

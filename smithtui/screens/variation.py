@@ -24,10 +24,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, DataTable, Footer, Input, Label, ProgressBar, Sparkline, Static
+from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Sparkline, Static
 
 from core.config import Settings
 from smithtui.screens.job import JobScreen
+from smithtui.widgets.footer import FitFooter
 
 FRACTIONS = ("paf", "naf", "ddaf")
 _LABELS = {"paf": "PAF", "naf": "NAF", "ddaf": "DDAF (row +, col -)", "ssm_corr": "SSM r", "series_corr": "series r"}
@@ -166,7 +167,7 @@ class VariationScreen(JobScreen):
             yield Button("Run", id="var-run", variant="primary")
             yield Button("Cancel", id="var-cancel", disabled=True)
         with Horizontal(id="var-progress-row"):
-            yield ProgressBar(total=None, show_eta=False, id="var-progress")
+            yield ProgressBar(total=1, show_eta=False, id="var-progress")  # still until a job starts
             yield Label("ready: name a book and models, then ctrl+r", id="var-status")
         with VerticalScroll(id="var-body"):
             with Horizontal(id="var-maps"):
@@ -177,7 +178,7 @@ class VariationScreen(JobScreen):
             yield Sparkline([], id="var-series")
             yield Label("novel passages (ensemble over models)", id="var-passages-label")
             yield DataTable(id="var-passages", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield FitFooter()
 
     def on_mount(self) -> None:
         table = self.query_one("#var-passages", DataTable)

@@ -22,15 +22,24 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, OptionList, Static, Tree
+from textual.widgets import DataTable, Header, Input, OptionList, Static, Tree
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from core.curation import PENDING, record_key, word_overlap
 from core.errors import SmithError
 from core.types import RULE_NAMES, RULES
+from smithtui.widgets.footer import FitFooter
 from smithtui.widgets.graph_tree import GraphTree
-from smithtui.widgets.render import clip, focus_window, highlight_spans, margin_cell, verdict_cell
+from smithtui.widgets.render import (
+    ACCEPTED_MARK,
+    REJECTED_MARK,
+    clip,
+    focus_window,
+    highlight_spans,
+    margin_cell,
+    verdict_cell,
+)
 from smithtui.widgets.sentence_view import SentenceView
 
 # -- messages (posted by workers, always tagged with the generation they belong to) ----------
@@ -160,6 +169,7 @@ def looks_english(text: str) -> bool:
     return sum(w in ENGLISH_HINT_WORDS for w in words) / len(words) >= 0.1
 
 
+NARROW, SHORT = 100, 30  # below these columns / rows the workbench goes compact
 PARAPHRASE_MIN_OVERLAP = 0.3  # below this share of shared words a paraphrase is probably another sentence's
 SAME_SENTENCE_OVERLAP = 0.5  # an edited sentence sharing this much with the crafted one keeps its paraphrase
 
@@ -190,6 +200,7 @@ class WorkbenchScreen(Screen[None]):
         Binding("t", "focus('graph')", "Graph", show=False, id="workbench.focus_graph", priority=True),
         Binding("l", "focus('rules')", "Rules", show=False, id="workbench.focus_rules", priority=True),
         Binding("b", "toggle_basket", "Basket panel", show=False, id="workbench.toggle_basket"),
+        Binding("g", "toggle_graph", "Graph pane", show=False, id="workbench.toggle_graph"),
         Binding("escape", "leave_input", "To candidates", show=False, id="workbench.escape", priority=True),
         Binding("tab", "focus_step(1)", "Next pane", show=False, priority=True),
         Binding("shift+tab", "focus_step(-1)", "Previous pane", show=False, priority=True),
@@ -212,6 +223,8 @@ class WorkbenchScreen(Screen[None]):
         self.foil_width = 40
         self._model_errors: set[str] = set()
         self._crafted: tuple[str, str] = ("", "")  # (sentence, paraphrase) of the last craft or restore
+        self._graph_shown: bool | None = None  # the user's choice (g); None: shown from 100 columns up
+        self._laid_out_for: tuple[int, int] = (0, 0)
 
     # -- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -230,7 +243,32 @@ class WorkbenchScreen(Screen[None]):
             with VerticalScroll(id="basket-panel"):
                 yield Static(id="basket-list")
         yield Static(id="status")
-        yield Footer(compact=True)
+        yield FitFooter()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._apply_layout(event.size.width, event.size.height)
+
+    def _apply_layout(self, width: int, height: int) -> None:
+        """Below 100 columns (or 30 rows) go compact: borderless inputs, the graph pane folded away (g)."""
+        if (width, height) == self._laid_out_for:
+            return
+        self._laid_out_for = (width, height)
+        narrow, short = width < NARROW, height < SHORT
+        self.set_class(narrow, "-narrow")
+        self.set_class(short, "-short")
+        for box in self.query(Input):
+            box.compact = narrow or short
+        self.query_one("#left").display = (not narrow) if self._graph_shown is None else self._graph_shown
+        self.query_one("#basket-panel").display = width >= 150
+        self._setup_columns()
+        self._fill_table()
+
+    def action_toggle_graph(self) -> None:
+        left = self.query_one("#left")
+        self._graph_shown = not left.display
+        left.display = self._graph_shown
+        self._setup_columns()
+        self._fill_table()
 
     def on_mount(self) -> None:
         app = self.app
@@ -240,9 +278,8 @@ class WorkbenchScreen(Screen[None]):
         self.query_one("#candidates").border_title = "Candidates"
         self.query_one("#basket-panel").border_title = "Basket"
         self.query_one("#detail").border_title = "Selected foil"
-        self.query_one("#basket-panel").display = self.app.size.width >= 150
         self._fill_rules()
-        self._setup_columns()
+        self._apply_layout(self.app.size.width, self.app.size.height)
         self.refresh_basket()
         self.refresh_status()
         self.query_one("#sentence", Input).focus()
@@ -410,6 +447,8 @@ class WorkbenchScreen(Screen[None]):
 
     def action_focus(self, widget_id: str) -> None:
         """Focus a pane now, not after a refresh: keys typed right after ``i`` land in the box (``iHello``)."""
+        if widget_id in ("graph", "rules") and not self.query_one("#left").display:
+            self.action_toggle_graph()  # a folded graph pane unfolds when asked for
         self.set_focus(self.query_one(f"#{widget_id}"))
 
     def action_leave_input(self) -> None:
@@ -674,34 +713,40 @@ class WorkbenchScreen(Screen[None]):
 
     # -- candidates table -----------------------------------------------------------------------
     def _center_width(self) -> int:
-        width = self.app.size.width - 34
+        width = self.app.size.width
+        if self.query_one("#left").display:
+            width -= 34
         if self.query_one("#basket-panel").display:
             width -= 30
-        return max(40, width - 4)
+        return max(30, width - 4)  # borders and the scroll bar
 
     def _setup_columns(self) -> None:
+        """Mark, rule, the model margins and the verdict first, the foil text last in the room left.
+
+        At 80 columns the margins stay on screen and the foil is clipped around its change.
+        """
         table = self.query_one("#candidates", DataTable)
         table.clear(columns=True)
-        model_w = 8
-        fixed = 1 + 4 + 7 + len(self.models) * model_w + 2 * (4 + len(self.models))
+        model_w = 7
+        fixed = 1 + 4 + 6 + len(self.models) * model_w + 2 * (4 + len(self.models))
         room = self._center_width() - fixed
         self.show_edit_column = room >= 30 + 20 + 2
-        self.foil_width = max(20, room - (22 if self.show_edit_column else 0))
+        self.foil_width = max(16, room - (22 if self.show_edit_column else 0))
         table.add_column("", key="mark", width=1)
         table.add_column("Rule", key="rule", width=4)
-        table.add_column("Foil (changes highlighted)", key="foil", width=self.foil_width)
-        if self.show_edit_column:
-            table.add_column("Edit", key="edit", width=20)
-        table.add_column("Valid", key="valid", width=7)
         for model in self.models:
             table.add_column(clip(model, model_w), key=f"m:{model}", width=model_w)
+        table.add_column("Valid", key="valid", width=6)
+        if self.show_edit_column:
+            table.add_column("Edit", key="edit", width=20)
+        table.add_column("Foil (changes highlighted)", key="foil", width=self.foil_width)
 
     def _mark(self, row: Row) -> Text:
         curation = self.app.curation
         status = curation.status_of(row.key(self.paraphrase)) if curation is not None else None
         if row.edited and status is None:
             return Text("✎", style="cyan")
-        return {"accept": Text("✓", style="bold green"), "reject": Text("✗", style="bold red")}.get(
+        return {"accept": Text(ACCEPTED_MARK, style="bold green"), "reject": Text(REJECTED_MARK, style="bold red")}.get(
             status or "", Text(" ")
         )
 
@@ -725,16 +770,17 @@ class WorkbenchScreen(Screen[None]):
             if row.error
             else focus_window(row.text, row.candidate.realization.changed_spans, self.foil_width)
         )
-        cells: list[Any] = [self._mark(row), Text(row.edit.rule, style="bold"), foil]
-        if self.show_edit_column:
-            cells.append(Text(clip(row.edit.description, 20)))
-        cells.append(self._verdicts_text(row))
+        cells: list[Any] = [self._mark(row), Text(row.edit.rule, style="bold")]
         for model in self.models:
             if model in row.checks:
                 check = row.checks[model]
                 cells.append(Text("n/a", style="yellow") if check is None else margin_cell(check))
             else:
                 cells.append(Text("…", style="dim") if not row.error else Text(""))
+        cells.append(self._verdicts_text(row))
+        if self.show_edit_column:
+            cells.append(Text(clip(row.edit.description, 20)))
+        cells.append(foil)
         return cells
 
     def _fill_table(self) -> None:

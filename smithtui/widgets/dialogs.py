@@ -10,8 +10,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Label, SelectionList, Static
+from textual.widgets import Input, Label, SelectionList, Static
 from textual.widgets.selection_list import Selection
+
+from smithtui.widgets.footer import FitFooter
 
 
 class PromptScreen(ModalScreen[str | None]):
@@ -29,7 +31,7 @@ class PromptScreen(ModalScreen[str | None]):
             yield Input(self._value, placeholder=self._placeholder, id="prompt-input")
             yield Static(Text(self._hint, style="dim"), id="prompt-hint")
             yield Static("", id="prompt-error", classes="error")
-        yield Footer()
+        yield FitFooter()
 
     def on_mount(self) -> None:
         self.query_one("#prompt-input", Input).focus()
@@ -64,7 +66,7 @@ class ConfirmScreen(ModalScreen[bool]):
             if self._detail:
                 yield Static(Text(self._detail))
             yield Static(Text("y: yes   n: no", style="dim"))
-        yield Footer()
+        yield FitFooter()
 
     def action_answer(self, value: bool) -> None:
         self.dismiss(value)
@@ -103,7 +105,7 @@ class ModelPickerScreen(ModalScreen[tuple[str, ...] | None]):
         with Vertical(classes="dialog wide"):
             yield Label(Text("Embedding models (space: toggle, ctrl+s: apply, escape: cancel)", style="bold"))
             yield SelectionList[str](*items, id="model-list")
-        yield Footer()
+        yield FitFooter()
 
     def on_mount(self) -> None:
         self.query_one("#model-list", SelectionList).focus()
