@@ -201,6 +201,8 @@ class SmithApp(App[None]):
         self.warm = warm
         self._on_first_frame = on_first_frame
         self.curation: CurationSession | None = None
+        self.last_paths: dict[str, str] = {}  # per file prompt ("export", "sentences", ...): the last path given
+        self.quit_note = ""  # what quitting cancelled, printed once the terminal is back
         self.undo_armed: int | None = None  # seq of a decision on an earlier sentence that the next u undoes
         self.previous: SessionSummary | None = None
         self.first_frame_at: float | None = None
@@ -372,6 +374,28 @@ class SmithApp(App[None]):
             with contextlib.suppress(Exception):
                 self.get_screen_for_mode("workbench").restore_input(self.previous.last_input)
 
+    def cancel_jobs(self) -> list[str]:
+        """Ask every running job (crafting, Compare, Variation, CLSD) to stop; returns their screens' names."""
+        stopped = []
+        for mode, stack in self._screen_stacks.items():
+            if not stack:
+                continue
+            screen = stack[0]
+            event = getattr(screen, "_cancel", None)
+            flag = next((name for name in ("busy", "running") if hasattr(screen, name)), None)
+            running = getattr(screen, flag) if flag else event is not None  # a JobScreen holds one while running
+            if running and event is not None and not event.is_set():
+                event.set()
+                stopped.append(mode)
+        return stopped
+
+    async def action_quit(self) -> None:
+        """Quit, cancelling running jobs first and saying so (the CLI prints it when the terminal is back)."""
+        stopped = self.cancel_jobs()
+        if stopped:
+            self.quit_note = f"smithtui: quit cancelled the running job(s) on: {', '.join(stopped)}"
+        self.exit()
+
     def get_screen_for_mode(self, mode: str) -> Any:
         stack = self._screen_stacks.get(mode) or []
         if not stack:
@@ -482,6 +506,7 @@ class SmithApp(App[None]):
                 f"Export {len(curation.basket)} foil(s) to",
                 "smith-basket.jsonl",
                 hint=hint,
+                path_kind="export",
                 id="export-dialog",
             ),
             self._export_to,

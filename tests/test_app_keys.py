@@ -95,3 +95,116 @@ def test_a_paste_on_the_candidates_goes_to_the_sentence_box_not_to_the_keys(tmp_
             assert screen.query_one("#sentence", Input).value == "The rebel leader easily escaped the angry guards."
 
     run(scenario())
+
+
+def test_filters_failed_edits_glyphs_and_file_prompts(tmp_path: Path) -> None:
+    """Issue 15, item 8: failed edits behind f, a visible rule filter reset per sentence, / filters, path prompts."""
+    from textual.widgets import DataTable, OptionList
+
+    (tmp_path / "sentences-for-the-demo.txt").write_text("The cat chased the small mouse.\n", encoding="utf-8")
+
+    async def scenario() -> None:
+        app = app_for(tmp_path, models=("bow",))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            await type_text(pilot, SENTENCE)
+            await pilot.press("enter")
+            await settle(app, pilot)
+            table = screen.query_one("#candidates", DataTable)
+            failed = [r for r in screen.rows if r.error]
+            assert failed, "this sentence has edits the realizer refuses"
+            shown = {table.coordinate_to_cell_key((n, 0)).row_key.value for n in range(table.row_count)}
+            assert not shown & {str(r.index) for r in failed}  # the cursor never lands on them
+            all_label = str(screen.query_one("#rules", OptionList).get_option_at_index(0).prompt)
+            assert f"({len(screen.rows) - len(failed)})" in all_label and f"+{len(failed)} failed" in all_label
+            await pilot.press("f")
+            assert table.row_count == len(screen.rows)
+            await pilot.press("f")
+            # distinct glyphs: a rejected foil is ⊘, a fooled model ⚑, a failed verdict ✗
+            await pilot.press("r")
+            assert str(table.get_row_at(0)[0]) == "⊘"
+            rs = next(n for n in range(table.row_count) if str(table.get_row_at(n)[1]) == "RS")
+            assert str(table.get_row_at(rs)[2]).startswith("⚑")  # bag of words cannot see a role swap
+            # / narrows the table as you type; escape goes back to it with the filter shown
+            await pilot.press("slash")
+            await type_text(pilot, "boy quickly treated")
+            await pilot.pause()
+            assert 0 < table.row_count < len(screen.rows) - len(failed)
+            assert all("boy quickly treated" in str(table.get_row_at(n)[-1]) for n in range(table.row_count))
+            await pilot.press("escape")
+            assert screen.focused is table and screen.query_one("#search").display
+            # a rule chosen on one sentence does not silently filter the next
+            screen.filter = "rule:HS"
+            await pilot.press("i", "ctrl+u")
+            await type_text(pilot, "The cat chased the small mouse.")
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert screen.filter == "all" and screen.search == "" and not screen.query_one("#search").display
+            assert {str(table.get_row_at(n)[1]) for n in range(table.row_count)} > {"HS"}
+            # file prompts complete paths (Tab) and remember the last one
+            await pilot.press("ctrl+o", "ctrl+u")
+            await type_text(pilot, str(tmp_path / "sentences-for"))
+            await pilot.pause()
+            await pilot.press("tab", "enter")
+            await settle(app, pilot)
+            assert app.samples == [("The cat chased the small mouse.", "")]
+            await pilot.press("ctrl+o")
+            await pilot.pause()
+            assert app.screen.query_one("#prompt-input", Input).value == str(tmp_path / "sentences-for-the-demo.txt")
+            await pilot.press("escape")
+            # the basket has a / filter too
+            await pilot.press("c", "a")
+            await pilot.press("f4")
+            await pilot.pause()
+            basket = app.screen.query_one("#basket-table", DataTable)
+            assert basket.row_count == 1
+            await pilot.press("slash")
+            await type_text(pilot, "no such words")
+            await pilot.pause()
+            assert basket.row_count == 0
+            await pilot.press("ctrl+u")
+            await pilot.pause()
+            assert basket.row_count == 1
+
+    run(scenario())
+
+
+def test_quit_cancels_a_running_job_and_says_so(tmp_path: Path) -> None:
+    """Issue 15, item 9: ctrl+q during a job cancels it (the CLI prints the note) instead of leaving it running."""
+    import threading
+
+    from smithtui.launch import wait_for_jobs
+
+    held = threading.Event()
+    app = app_for(tmp_path, models=("bow",))
+    pipe = app.backends._pipeline
+
+    class Slow:
+        def __getattr__(self, name):
+            return getattr(pipe, name)
+
+        def validate(self, candidates):
+            held.wait(60)
+            return pipe.validate(candidates)
+
+    app.backends._pipeline = Slow()
+
+    async def scenario() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await type_text(pilot, SENTENCE)
+            await pilot.press("enter")
+            for _ in range(200):
+                await pilot.pause(0.05)
+                if app.screen.rows:
+                    break
+            cancel = app.screen._cancel
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            assert cancel.is_set()
+
+    run(scenario())
+    assert "cancelled the running job(s) on: workbench" in app.quit_note
+    held.set()
+    assert wait_for_jobs(10)

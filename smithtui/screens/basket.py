@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Header, Static
+from textual.widgets import DataTable, Header, Input, Static
 
 from core.curation import PENDING
 from core.errors import SmithError
@@ -28,15 +28,19 @@ class BasketScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("d,delete", "remove", "Remove", id="basket.remove"),
         Binding("u", "undo", "Undo", id="basket.undo"),
+        Binding("slash", "search", "Filter", id="basket.search"),
+        Binding("escape", "end_search", "Back to the table", show=False, priority=True),
     ]
 
     def __init__(self) -> None:
         super().__init__(id="basket")
+        self.search = ""  # the / filter: foils whose source, foil or rule contains it
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="basket-main"):
             yield Static(id="basket-summary")
+            yield Input(placeholder="filter the basket (Enter or Escape: back to the table)", id="basket-search", compact=True)
             yield DataTable(id="basket-table", cursor_type="row", zebra_stripes=True)
             yield Static(id="basket-detail")
         yield FitFooter()
@@ -70,7 +74,10 @@ class BasketScreen(Screen[None]):
         table.clear()
         records = self.records()
         rules: dict[str, int] = {}
+        needle = self.search.casefold()
         for n, rec in enumerate(records, 1):
+            if needle and needle not in f"{rec.get('rule')} {rec.get('source')} {rec.get('foil')}".casefold():
+                continue
             rules[rec.get("rule") or "?"] = rules.get(rec.get("rule") or "?", 0) + 1
             validated = rec.get("validated")
             valid = Text("✓", style="green") if validated else Text("✗", style="red") if validated is False else Text("–")
@@ -91,6 +98,8 @@ class BasketScreen(Screen[None]):
         if table.row_count:
             table.move_cursor(row=min(max(keep, 0), table.row_count - 1))
         summary = Text(f"{len(records)} foil(s) in the basket", style="bold")
+        if needle:
+            summary.append(f"  {table.row_count} match “{self.search}”", style="yellow")
         if rules:
             summary.append("  " + "  ".join(f"{r} {n}" for r, n in sorted(rules.items())), style="dim")
         summary.append("   ctrl+s: export (.jsonl / .csv / .parquet)", style="dim")
@@ -144,6 +153,29 @@ class BasketScreen(Screen[None]):
             self.app.notify(str(exc), severity="error", markup=False)
             return
         self.app.basket_changed()
+
+    def action_search(self) -> None:
+        box = self.query_one("#basket-search", Input)
+        box.display = True
+        self.set_focus(box)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return action != "end_search" or isinstance(self.focused, Input)
+
+    def action_end_search(self) -> None:
+        box = self.query_one("#basket-search", Input)
+        box.display = bool(box.value)
+        self.set_focus(self.query_one("#basket-table"))
+
+    @on(Input.Changed, "#basket-search")
+    def _search_changed(self, event: Input.Changed) -> None:
+        self.search = event.value
+        self.refresh_table()
+
+    @on(Input.Submitted, "#basket-search")
+    def _search_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_end_search()
 
     def action_undo(self) -> None:
         self.app.undo_decision()

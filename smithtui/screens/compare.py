@@ -243,6 +243,7 @@ class CompareScreen(Screen[None]):
                 "" if self.source == "basket" else str(self.source),
                 placeholder="path to a foil JSONL or a SentenceSmith CSV",
                 hint="layouts: foil-engine JSONL, SentenceSmith CSV, or any CSV/TSV/JSONL with sentence/paraphrase/foil",
+                path_kind="triples",
                 id="load-triples-dialog",
             ),
             self._set_source,
@@ -391,7 +392,13 @@ class CompareScreen(Screen[None]):
             self.app.notify("run an evaluation first (ctrl+r)", severity="warning")
             return
         self.app.push_screen(
-            PromptScreen("Export the results table to", "smith-compare.csv", hint=".csv or .jsonl", id="export-table-dialog"),
+            PromptScreen(
+                "Export the results table to",
+                "smith-compare.csv",
+                hint=".csv or .jsonl",
+                path_kind="compare-export",
+                id="export-table-dialog",
+            ),
             self._export_table,
         )
 

@@ -201,6 +201,8 @@ class WorkbenchScreen(Screen[None]):
         Binding("l", "focus('rules')", "Rules", show=False, id="workbench.focus_rules", priority=True),
         Binding("b", "toggle_basket", "Basket panel", show=False, id="workbench.toggle_basket"),
         Binding("g", "toggle_graph", "Graph pane", show=False, id="workbench.toggle_graph"),
+        Binding("f", "toggle_failed", "Failed edits", show=False, id="workbench.toggle_failed"),
+        Binding("slash", "search", "Filter", show=False, id="workbench.search"),
         Binding("escape", "leave_input", "To candidates", show=False, id="workbench.escape", priority=True),
         Binding("tab", "focus_step(1)", "Next pane", show=False, priority=True),
         Binding("shift+tab", "focus_step(-1)", "Previous pane", show=False, priority=True),
@@ -214,6 +216,8 @@ class WorkbenchScreen(Screen[None]):
         self.paraphrase: str = ""
         self.by_rule: dict[str, list[Any]] = {}
         self.filter: str = "all"
+        self.search: str = ""  # the / filter: rows whose foil (or rule) contains it
+        self.show_failed = False  # edits that could not be realized stay behind f
         self.models: tuple[str, ...] = ()
         self.sample_index = -1
         self.busy = False
@@ -238,6 +242,7 @@ class WorkbenchScreen(Screen[None]):
                 yield GraphTree(id="graph")
                 yield OptionList(id="rules")
             with Vertical(id="center"):
+                yield Input(placeholder="filter the foils (Enter or Escape: back to the table)", id="search", compact=True)
                 yield DataTable(id="candidates", cursor_type="row", zebra_stripes=True)
                 yield Static(id="detail")
             with VerticalScroll(id="basket-panel"):
@@ -262,6 +267,34 @@ class WorkbenchScreen(Screen[None]):
         self.query_one("#basket-panel").display = width >= 150
         self._setup_columns()
         self._fill_table()
+
+    def action_toggle_failed(self) -> None:
+        self.show_failed = not self.show_failed
+        self._fill_table()
+
+    def action_search(self) -> None:
+        """/ opens the filter box over the candidates; typing narrows the table at once."""
+        box = self.query_one("#search", Input)
+        box.display = True
+        self.set_focus(box)
+
+    def _set_search(self, text: str) -> None:
+        box = self.query_one("#search", Input)
+        if box.value != text:
+            box.value = text
+        self.search = text
+        box.display = bool(text) or self.focused is box
+
+    @on(Input.Changed, "#search")
+    def _search_changed(self, event: Input.Changed) -> None:
+        self.search = event.value
+        self._fill_table()
+
+    @on(Input.Submitted, "#search")
+    def _search_done(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.set_focus(self.query_one("#candidates"))
+        self._set_search(self.search)
 
     def action_toggle_graph(self) -> None:
         left = self.query_one("#left")
@@ -354,6 +387,8 @@ class WorkbenchScreen(Screen[None]):
         self.rows = []
         self.by_rule = {}
         self.parsed = None
+        self.filter = "all"  # a new sentence starts unfiltered (the rule list shows it)
+        self._set_search("")
         self._model_errors.clear()
         self._fill_rules()
         self._setup_columns()
@@ -399,6 +434,7 @@ class WorkbenchScreen(Screen[None]):
                 "Load sentences from a file",
                 placeholder="path to a .txt (one per line), .csv, .tsv or .jsonl file",
                 hint="ctrl+n then cycles through them; a paraphrase column is used when present",
+                path_kind="sentences",
                 id="load-sentences-dialog",
             ),
             self._load_sentences_from,
@@ -620,6 +656,7 @@ class WorkbenchScreen(Screen[None]):
         if message.gen != self.gen:
             return
         self.rows = [Row(i, c) for i, c in enumerate(message.candidates)]
+        self._fill_rules()
         self._fill_table()
         self.timings["candidates"] = time.perf_counter()
 
@@ -674,21 +711,35 @@ class WorkbenchScreen(Screen[None]):
 
     # -- rules list ---------------------------------------------------------------------------
     def _fill_rules(self) -> None:
+        """Rule and variant counts: realized foils once they are in (failed edits counted apart), edits before."""
         rules = self.query_one("#rules", OptionList)
         rules.clear_options()
-        total = sum(len(v) for v in self.by_rule.values())
-        options = [Option(Text(f"All edits ({total})", style="bold"), id="all")]
+        failed = {r.edit.key for r in self.rows if r.error}
+
+        def counted(edits: list[Any]) -> tuple[int, int]:
+            bad = sum(1 for e in edits if e.key in failed)
+            return len(edits) - bad, bad
+
+        def label_of(name: str, edits: list[Any], style: str = "") -> Text:
+            ok, bad = counted(edits)
+            out = Text(f"{name} ({ok})", style=style if ok else "dim")
+            if bad:
+                out.append(f" +{bad} failed", style="dim red")
+            return out
+
+        every = [e for v in self.by_rule.values() for e in v]
+        options = [Option(label_of("All edits", every, "bold"), id="all")]
         for rule in self.app.settings.pipeline.rules:
             edits = self.by_rule.get(rule, [])
             label = Text()
             label.append(f"{rule} ", style="bold")
-            label.append(f"{RULE_NAMES.get(rule, rule)} ({len(edits)})", style="" if edits else "dim")
+            label.append_text(label_of(RULE_NAMES.get(rule, rule), edits))
             options.append(Option(label, id=f"rule:{rule}"))
-            variants: dict[str, int] = {}
+            variants: dict[str, list[Any]] = {}
             for e in edits:
-                variants[e.variant] = variants.get(e.variant, 0) + 1
-            for variant, n in variants.items():
-                options.append(Option(Text(f"   · {variant} ({n})"), id=f"variant:{rule}:{variant}"))
+                variants.setdefault(e.variant, []).append(e)
+            for variant, group in variants.items():
+                options.append(Option(Text("   · ") + label_of(variant, group), id=f"variant:{rule}:{variant}"))
         rules.add_options(options)
         ids = [o.id for o in options]
         rules.highlighted = ids.index(self.filter) if self.filter in ids else 0
@@ -703,6 +754,11 @@ class WorkbenchScreen(Screen[None]):
             self._fill_table()
 
     def _visible(self, row: Row) -> bool:
+        """Shown in the table: realized (or failed edits shown with f), matching the / filter and the rule list."""
+        if row.error and not self.show_failed:
+            return False
+        if self.search and self.search.casefold() not in f"{row.edit.rule} {row.text}".casefold():
+            return False
         if self.filter == "all":
             return True
         kind, _, rest = self.filter.partition(":")
