@@ -170,6 +170,9 @@ class SmithApp(App[None]):
     class BasketChanged(Message):
         """Posted to the active screen after any decision, undo, restore or export."""
 
+    class ModelsChanged(Message):
+        """Posted to the workbench and Compare when the shared model choice changed (:meth:`SmithApp.set_models`)."""
+
     class ExportDone(Message):
         def __init__(self, result: Any) -> None:
             super().__init__()
@@ -201,6 +204,8 @@ class SmithApp(App[None]):
         self.warm = warm
         self._on_first_frame = on_first_frame
         self.curation: CurationSession | None = None
+        self.state_path = self.journal_path.with_name("ui-state.json")  # the model choice, kept across restarts
+        self.models: tuple[str, ...] = self._load_models() or tuple(settings.models.embedders)
         self.last_paths: dict[str, str] = {}  # per file prompt ("export", "sentences", ...): the last path given
         self.quit_note = ""  # what quitting cancelled, printed once the terminal is back
         self.undo_armed: int | None = None  # seq of a decision on an earlier sentence that the next u undoes
@@ -373,6 +378,32 @@ class SmithApp(App[None]):
         if restore and self.previous is not None and self.previous.last_input:
             with contextlib.suppress(Exception):
                 self.get_screen_for_mode("workbench").restore_input(self.previous.last_input)
+
+    def _load_models(self) -> tuple[str, ...]:
+        import json
+
+        try:
+            value = json.loads(self.state_path.read_text(encoding="utf-8")).get("models")
+        except (OSError, ValueError, AttributeError):
+            return ()
+        ok = isinstance(value, list) and all(isinstance(m, str) for m in value)
+        return tuple(value) if ok else ()
+
+    def set_models(self, models: Sequence[str]) -> None:
+        """The embedding models the workbench and Compare score with: shared, and kept for the next start."""
+        from core.textio import atomic_write_json
+
+        models = tuple(models)
+        if models == self.models:
+            return
+        self.models = models
+        try:
+            atomic_write_json(self.state_path, {"models": list(models)})
+        except (OSError, SmithError) as exc:
+            self.notify(f"the model choice is not kept for the next start: {exc}", severity="warning", markup=False)
+        for mode in ("workbench", "compare"):
+            with contextlib.suppress(LookupError):
+                self.get_screen_for_mode(mode).post_message(self.ModelsChanged())
 
     def cancel_jobs(self) -> list[str]:
         """Ask every running job (crafting, Compare, Variation, CLSD) to stop; returns their screens' names."""

@@ -208,3 +208,90 @@ def test_quit_cancels_a_running_job_and_says_so(tmp_path: Path) -> None:
     assert "cancelled the running job(s) on: workbench" in app.quit_note
     held.set()
     assert wait_for_jobs(10)
+
+
+def test_ctrl_s_on_a_job_screen_saves_that_screens_results(tmp_path: Path) -> None:
+    """Issue 15, item 9: ctrl+s on CLSD saved the basket; it saves the CLSD report (and the stale wrong-rows line goes)."""
+    import json
+
+    from textual.app import App
+    from textual.widgets import Label
+
+    from core.config import Settings, apply_overrides
+    from smithtui.screens.clsd import CLSDScreen
+
+    data = Path(__file__).parent / "data"
+    settings = apply_overrides(Settings(), {"models.cache_dir": str(tmp_path / "cache")})
+    screen = CLSDScreen(settings, data=str(data / "clsd_tiny.csv"), models=["bow"])
+
+    class Host(App):
+        def on_mount(self) -> None:
+            self.push_screen(screen)
+
+    async def scenario() -> None:
+        async with Host().run_test(size=(150, 50)) as pilot:
+            await pilot.press("ctrl+s")  # nothing to save yet: a warning, no dialog
+            await pilot.pause()
+            assert not isinstance(pilot.app.screen, PromptScreen)
+            await pilot.press("ctrl+r")
+            for _ in range(2400):
+                await pilot.pause(0.05)
+                if screen.report is not None:
+                    break
+            await pilot.pause()
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert isinstance(pilot.app.screen, PromptScreen)
+            await pilot.press("ctrl+u")
+            await type_text(pilot, str(tmp_path / "clsd.json"))
+            await pilot.press("enter")
+            await pilot.pause()
+            assert "wrong rows: bow" in str(screen.query_one("#clsd-wrong-label", Label).render())
+            await pilot.press("ctrl+r")  # a new run clears the previous run's wrong-rows line at once
+            await pilot.pause()
+            assert str(screen.query_one("#clsd-wrong-label", Label).render()).startswith("wrong rows: run an")
+            for _ in range(2400):
+                await pilot.pause(0.05)
+                if screen._cancel is None:
+                    break
+
+    run(scenario())
+    saved = json.loads((tmp_path / "clsd.json").read_text(encoding="utf-8"))
+    assert saved["results"] and {r["model"] for r in saved["results"]} == {"bow"}
+
+
+def test_the_model_choice_is_shared_with_compare_and_kept_across_restarts(tmp_path: Path) -> None:
+    from textual.widgets import SelectionList
+
+    from smithtui.widgets.dialogs import ModelPickerScreen
+
+    async def first() -> None:
+        app = app_for(tmp_path, models=("bow", "tfidf"))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await pilot.press("escape", "m")  # the model picker, from the candidates
+            await pilot.pause()
+            assert isinstance(app.screen, ModelPickerScreen)
+            picker = app.screen.query_one("#model-list", SelectionList)
+            picker.deselect("tfidf")
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert app.models == ("bow",)
+            await pilot.press("f3")
+            await pilot.pause()
+            compare = app.screen.query_one("#compare-models", SelectionList)
+            assert compare.selected == ["bow"]
+            compare.select("minilm")  # chosen in Compare: the workbench follows
+            await pilot.pause()
+            await pilot.press("f2")
+            await pilot.pause()
+            assert set(app.screen.models) == {"minilm", "bow"}
+
+    async def second() -> None:
+        app = app_for(tmp_path, models=("bow", "tfidf"))  # the config still says bow, tfidf
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert set(app.screen.models) == {"minilm", "bow"}
+
+    run(first())
+    run(second())

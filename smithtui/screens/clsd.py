@@ -188,10 +188,15 @@ class CLSDScreen(JobScreen):
         self._current = None
         self.query_one("#clsd-results", DataTable).clear()
         self.query_one("#clsd-wrong", DataTable).clear()
+        self.query_one("#clsd-wrong-label", Label).update("wrong rows: run an evaluation, then pick a result line")
         self.query_one("#clsd-detail", Static).update("")
         pos = self.query_one("#clsd-pos", Checkbox).value
         cancel = self._start(f"starting: {len(models)} model(s)")
         self._evaluate(data, pivot, columns, models, pos, cancel)
+
+    def results_payload(self) -> dict[str, Any] | None:
+        """ctrl+s: the finished report (as ``smithtui clsd --out`` writes it)."""
+        return None if self.report is None else self.report.to_dict()
 
     def action_focus_wrong(self) -> None:
         self.query_one("#clsd-wrong", DataTable).focus()

@@ -7,13 +7,14 @@ sorted by score, each cell with a small bar.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import threading
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -142,6 +143,22 @@ class CompareScreen(Screen[None]):
         self._setup_columns()
         self.query_one("#compare-models").focus()
 
+    @on(SelectionList.SelectedChanged, "#compare-models")
+    def _models_changed(self, _event: SelectionList.SelectedChanged) -> None:
+        if hasattr(self.app, "set_models") and self.selected_models():
+            order = [str(s.value) for s in self.query_one("#compare-models", SelectionList).options]
+            self.app.set_models(sorted(self.selected_models(), key=order.index))
+
+    def on_smith_app_models_changed(self, _message: Any) -> None:
+        models = self.query_one("#compare-models", SelectionList)
+        wanted = set(self.app.models)
+        if set(models.selected) != wanted:
+            with models.prevent(SelectionList.SelectedChanged):
+                models.deselect_all()
+                for name in wanted:
+                    with contextlib.suppress(Exception):
+                        models.select(name)
+
     def on_screen_resume(self) -> None:
         if self.source == "basket" and not self.running:
             self._load_source()
@@ -153,7 +170,7 @@ class CompareScreen(Screen[None]):
     # -- models and triples ------------------------------------------------------------------
     def _fill_models(self) -> None:
         models = self.query_one("#compare-models", SelectionList)
-        wanted = set(self.app.settings.models.embedders)
+        wanted = set(getattr(self.app, "models", self.app.settings.models.embedders))
         specs = self.app.backends.specs()
         items = []
         for spec in specs:
@@ -165,11 +182,12 @@ class CompareScreen(Screen[None]):
                 label.append("✗ n/a", style="yellow")
             items.append(Selection(label, spec.name, spec.name in wanted and spec.usable, disabled=not spec.usable))
         known = {s.name for s in specs}
-        for name in self.app.settings.models.embedders:
+        for name in getattr(self.app, "models", self.app.settings.models.embedders):
             if name not in known:
                 items.append(Selection(Text(f"{name:<20}configured", style="bold"), name, True))
-        models.clear_options()
-        models.add_options(items)
+        with models.prevent(SelectionList.SelectedChanged):  # filling the list is not a choice
+            models.clear_options()
+            models.add_options(items)
 
     def selected_models(self) -> list[str]:
         return list(self.query_one("#compare-models", SelectionList).selected)

@@ -195,6 +195,19 @@ class VariationScreen(JobScreen):
         cancel = self._start(f"starting: {len(books)} book(s), {len(models)} model(s)")
         self._analyse(books, models, cancel)
 
+    def results_payload(self) -> dict[str, Any] | None:
+        """ctrl+s: per-book agreement, novelty and top passages of the finished run."""
+        run = self.run_result
+        if run is None:
+            return None
+        return {
+            "models": list(run.config.models),
+            "books": [b.to_json() for b in run.books],
+            "mean_agreement": run.mean.to_json() if run.mean is not None else None,
+            "errors": list(run.errors),
+            "models_info": dict(run.models_info),
+        }
+
     def action_next_fraction(self) -> None:
         self._fraction = (self._fraction + 1) % len(FRACTIONS)
         self._show()

@@ -305,7 +305,7 @@ class WorkbenchScreen(Screen[None]):
 
     def on_mount(self) -> None:
         app = self.app
-        self.models = tuple(app.settings.models.embedders)
+        self.models = tuple(app.models)
         self.query_one("#graph").border_title = "AMR graph"
         self.query_one("#rules").border_title = "Rules"
         self.query_one("#candidates").border_title = "Candidates"
@@ -1057,10 +1057,14 @@ class WorkbenchScreen(Screen[None]):
             return
         self.app.push_screen(ModelPickerScreen(specs, self.models, id="models-dialog"), self._set_models)
 
+    def on_smith_app_models_changed(self, _message: Message) -> None:
+        self._set_models(tuple(self.app.models))
+
     def _set_models(self, models: tuple[str, ...] | None) -> None:
         if models is None or models == self.models:
             return
         self.models = models
+        self.app.set_models(models)  # Compare and the next start use the same models
         self._setup_columns()
         self.refresh_status()
         if self.parsed is not None and self.rows:
