@@ -143,8 +143,9 @@ class Backends:
         if self._cache is None:
             with contextlib.suppress(ImportError, TypeError):
                 from core.embed.cache import EmbeddingCache
+                from smithtui.screens.job import CANCEL_CHUNK
 
-                self._cache = EmbeddingCache(self.settings.cache_dir())
+                self._cache = EmbeddingCache(self.settings.cache_dir(), chunk_size=CANCEL_CHUNK)
         return self._cache
 
 

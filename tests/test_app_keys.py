@@ -247,8 +247,7 @@ def test_ctrl_s_on_a_job_screen_saves_that_screens_results(tmp_path: Path) -> No
             await pilot.press("enter")
             await pilot.pause()
             assert "wrong rows: bow" in str(screen.query_one("#clsd-wrong-label", Label).render())
-            await pilot.press("ctrl+r")  # a new run clears the previous run's wrong-rows line at once
-            await pilot.pause()
+            screen.action_run()  # a new run clears the previous run's wrong-rows line at once
             assert str(screen.query_one("#clsd-wrong-label", Label).render()).startswith("wrong rows: run an")
             for _ in range(2400):
                 await pilot.pause(0.05)

@@ -101,7 +101,8 @@ def test_type_a_sentence_apply_each_rule_accept_two_and_export(tmp_path: Path) -
             await pilot.pause()
             assert len(app.curation.basket) == 2
             assert [rec["foil"] for rec in app.curation.basket] == accepted
-            marks = [str(screen.query_one("#candidates", DataTable).get_row_at(i)[0]) for i in range(len(screen.rows))]
+            table = screen.query_one("#candidates", DataTable)
+            marks = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
             assert marks.count("✓") == 2
 
             # export through the dialog, as JSONL and as SentenceSmith CSV

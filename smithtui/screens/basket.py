@@ -35,6 +35,7 @@ class BasketScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__(id="basket")
         self.search = ""  # the / filter: foils whose source, foil or rule contains it
+        self._columns_for = 0
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -49,14 +50,28 @@ class BasketScreen(Screen[None]):
         table = self.query_one("#basket-table", DataTable)
         table.border_title = "Accepted foils"
         self.query_one("#basket-detail").border_title = "Selected"
-        table.add_column("#", key="n", width=3)
-        table.add_column("Rule", key="rule", width=4)
-        table.add_column("Source", key="source", width=36)
-        table.add_column("Foil", key="foil", width=40)
-        table.add_column("Valid", key="valid", width=6)
-        table.add_column("Fooled", key="fooled", width=14)
+        self._setup_columns()
         self.refresh_table()
         table.focus()
+
+    def on_resize(self, _event: Any) -> None:
+        if self._columns_for != self.app.size.width:
+            self._setup_columns()
+            self.refresh_table()
+
+    def _setup_columns(self) -> None:
+        """Source and foil share the room the fixed columns leave (at 80 columns Valid and Fooled stay on screen)."""
+        self._columns_for = self.app.size.width
+        table = self.query_one("#basket-table", DataTable)
+        table.clear(columns=True)
+        room = self.app.size.width - (3 + 4 + 6 + 14) - 2 * 6 - 4
+        source_w = max(16, min(36, room * 9 // 19))
+        table.add_column("#", key="n", width=3)
+        table.add_column("Rule", key="rule", width=4)
+        table.add_column("Source", key="source", width=source_w)
+        table.add_column("Foil", key="foil", width=max(16, min(40, room - source_w)))
+        table.add_column("Valid", key="valid", width=6)
+        table.add_column("Fooled", key="fooled", width=14)
 
     def on_screen_resume(self) -> None:
         self.refresh_table()

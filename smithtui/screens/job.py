@@ -25,6 +25,8 @@ from textual.widgets import Button, Label, ProgressBar
 
 from core.errors import CancelledError, SmithError
 
+CANCEL_CHUNK = 32  # texts embedded between two cancel checks in the app: escape stops a job within ~1 s
+
 
 class JobScreen(Screen):
     """Run/Cancel, progress and status for one job at a time (see the module docstring)."""

@@ -27,7 +27,7 @@ from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Sparkline, Static
 
 from core.config import Settings
-from smithtui.screens.job import JobScreen
+from smithtui.screens.job import CANCEL_CHUNK, JobScreen
 from smithtui.widgets.footer import FitFooter
 
 FRACTIONS = ("paf", "naf", "ddaf")
@@ -230,7 +230,7 @@ class VariationScreen(JobScreen):
             if self._source is None:
                 from core.variation.run import RegistrySource
 
-                self._source = RegistrySource(self.settings.cache_dir(), self.settings)
+                self._source = RegistrySource(self.settings.cache_dir(), self.settings, chunk_size=CANCEL_CHUNK)
             if hasattr(self._source, "check"):
                 self._source.check(models)
             return run_variation([Path(b) for b in books], config, self._source, None, on_event=on_event, cancel=cancel)
