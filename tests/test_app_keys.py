@@ -294,3 +294,37 @@ def test_the_model_choice_is_shared_with_compare_and_kept_across_restarts(tmp_pa
 
     run(first())
     run(second())
+
+
+def test_clsd_models_embed_in_small_chunks_with_a_cancel_check_between() -> None:
+    """Why escape stops a CLSD run within a chunk: the screen's models embed CANCEL_CHUNK texts per call."""
+    import threading
+
+    import numpy as np
+
+    from core.clsd.run import ModelSpec
+    from core.errors import CancelledError
+    from smithtui.screens.clsd import chunked
+
+    calls: list[int] = []
+    stop = threading.Event()
+
+    def encode(texts, progress=None, cancel=None):
+        calls.append(len(texts))
+        if progress is not None:
+            progress(len(texts), len(texts))
+        if len(calls) == 2:
+            stop.set()  # the user presses escape while the second chunk embeds
+        return np.array([[len(t), 1.0] for t in texts], dtype=np.float32)
+
+    neural = chunked(ModelSpec("m", encode, {"kind": "sentence-transformers"}), 2)
+    seen: list[tuple[int, int]] = []
+    out = neural.encode(["a", "bb", "ccc", "dddd", "e"], progress=lambda d, t: seen.append((d, t)))
+    assert calls == [2, 2, 1] and out[:, 0].tolist() == [1, 2, 3, 4, 1] and seen[-1] == (5, 5)
+    calls.clear()
+    stop.clear()
+    with pytest.raises(CancelledError):
+        neural.encode(["a", "bb", "ccc", "dddd", "e"], cancel=stop)
+    assert calls == [2, 2]  # stopped before the third chunk
+    lexical = ModelSpec("bow", encode, {"kind": "lexical"})
+    assert chunked(lexical, 2) is lexical  # fits its vocabulary on one call's texts: left whole

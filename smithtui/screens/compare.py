@@ -319,9 +319,16 @@ class CompareScreen(Screen[None]):
         self.eval_worker(self.run_id, self.triples, models, self._cancel)
 
     def action_cancel(self) -> None:
+        """Stop the run: the screen is idle at once (late messages of the run are dropped by its run id);
+        the worker stops at its next check, within one batch of texts."""
         if self.running and self._cancel is not None:
             self._cancel.set()
-            self.query_one("#progress-label", Static).update("cancelling…")
+            self.run_id += 1
+            self.running = False
+            self._cancel = None
+            self.query_one("#progress", ProgressBar).update(total=1, progress=0)
+            self.query_one("#progress-label", Static).update("cancelled")
+            self.app.notify("evaluation cancelled")
 
     @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
     def eval_worker(self, run: int, triples: Any, models: Sequence[str], cancel: threading.Event) -> None:

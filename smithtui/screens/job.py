@@ -101,10 +101,17 @@ class JobScreen(Screen):
             return
         self.app.notify(f"saved the results to {target}", markup=False)
 
+    @property
+    def running(self) -> bool:
+        return self._cancel is not None
+
     def action_cancel(self) -> None:
+        """Stop the job: the screen is idle at once; the worker stops at its next check (within one batch)."""
         if self._cancel is not None and not self._cancel.is_set():
             self._cancel.set()
-            self._status("cancelling…")
+            self._done()
+            self.query_one(self._widget_id("progress"), ProgressBar).update(total=1, progress=0)
+            self._status("cancelled")
 
     # ----- the job ---------------------------------------------------------------------------------
 
@@ -131,6 +138,8 @@ class JobScreen(Screen):
             self.post_message(finished(result))
 
     def on_job_screen_failed(self, msg: Failed) -> None:
+        if not self.running:
+            return  # the job was cancelled: the screen already said so
         self._done()
         self._status(msg.message + (f" (hint: {msg.hint})" if msg.hint else ""), error=msg.message != "cancelled")
 

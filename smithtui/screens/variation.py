@@ -240,6 +240,8 @@ class VariationScreen(JobScreen):
     # ----- messages ------------------------------------------------------------------------------
 
     def on_variation_screen_progress(self, msg: Progress) -> None:
+        if not self.running:
+            return  # a late message from a cancelled job
         bar = self.query_one("#var-progress", ProgressBar)
         if msg.total:
             bar.update(total=msg.total, progress=msg.done)
@@ -248,6 +250,8 @@ class VariationScreen(JobScreen):
         self._status(f"{what}: {detail}")
 
     def on_variation_screen_finished(self, msg: Finished) -> None:
+        if not self.running:
+            return  # a late message from a cancelled job
         self.run_result = msg.run
         self._done()
         names = ", ".join(f"{r.book.name} ({len(r.book)} sentences)" for r in msg.run.books)
