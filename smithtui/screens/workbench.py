@@ -151,7 +151,6 @@ class Row:
 
 from core.inputs import ENGLISH_HINT_WORDS, looks_english  # noqa: E402, F401 (moved to core for the CLI)
 
-
 NARROW, SHORT = 100, 30  # below these columns / rows the workbench goes compact
 PARAPHRASE_MIN_OVERLAP = 0.3  # below this share of shared words a paraphrase is probably another sentence's
 SAME_SENTENCE_OVERLAP = 0.5  # an edited sentence sharing this much with the crafted one keeps its paraphrase
