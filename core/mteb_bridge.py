@@ -80,12 +80,15 @@ def _safe(name: str) -> str:
 
 
 def write_mteb_results(result: Any, ts: Any, out_dir: str | os.PathLike[str], task_name: str | None = None) -> list[Path]:
-    """Write one TaskResult file per scored model under ``out_dir``; models that failed are skipped."""
+    """Write one TaskResult file per scored model under ``out_dir``; models that failed are skipped, and so
+    are blind fluency baselines (``blind:trigram``), which are no embedding model a leaderboard could list."""
+    from core.evaluate import is_blind
+
     name = task_name or task_name_for(ts.path)
     revision = content_hash(ts)
     written = []
     for model in result.models:
-        if not model.ok:
+        if not model.ok or is_blind(model.name):
             continue
         model_rev = str(model.info.get("version") or model.info.get("model_id") or "no_revision_available")
         target = Path(out_dir) / _safe(model.name) / _safe(model_rev) / f"{name}.json"
