@@ -231,13 +231,8 @@ class FoilPipeline:
 
     def decide(self, verdicts: Sequence[Verdict]) -> tuple[bool, str]:
         """Keep or drop a foil by the configured filter policies; says which policy decided."""
-        try:
-            from core.backends.policies import apply_policies
-        except ImportError:  # policies module not available: every validator must pass
-            failed = [v for v in verdicts if v.passed is not True]
-            if failed:
-                return False, f"{failed[0].validator}: {failed[0].reason}"
-            return True, "all validators passed"
+        from core.backends.policies import apply_policies  # a first-party module: no fallback that keeps other foils
+
         decision = apply_policies(self.settings.policies, verdicts)
         return decision.kept, decision.reason
 

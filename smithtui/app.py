@@ -130,22 +130,18 @@ class Backends:
     def specs(self) -> list[Any]:
         """Every registered embedder with whether it is usable offline (cheap: loads nothing)."""
         if self._specs is None:
-            try:
-                from core.embed.registry import list_embedders
+            from core.embed.registry import list_embedders  # first-party: an import bug must show, not empty the list
 
-                self._specs = list(list_embedders())
-            except ImportError:
-                self._specs = []
+            self._specs = list(list_embedders())
         return self._specs
 
     def cache(self) -> Any:
         """The on-disk embedding cache used by evaluations (None when unavailable)."""
         if self._cache is None:
-            with contextlib.suppress(ImportError, TypeError):
-                from core.embed.cache import EmbeddingCache
-                from smithtui.screens.job import CANCEL_CHUNK
+            from core.embed.cache import EmbeddingCache  # first-party: no silent fallback to "no cache"
+            from smithtui.screens.job import CANCEL_CHUNK
 
-                self._cache = EmbeddingCache(self.settings.cache_dir(), chunk_size=CANCEL_CHUNK)
+            self._cache = EmbeddingCache(self.settings.cache_dir(), chunk_size=CANCEL_CHUNK)
         return self._cache
 
 
