@@ -97,6 +97,11 @@ def test_a_paste_on_the_candidates_goes_to_the_sentence_box_not_to_the_keys(tmp_
     run(scenario())
 
 
+# The default rules refuse few edits; this sentence's agent-patient swap across a relative clause is one
+# ("'boy' is not written inside the phrase of 'met'"), and its main swap is realized.
+WITH_FAILED_EDIT = "The young doctor treated the boy whom I met yesterday."
+
+
 def test_filters_failed_edits_glyphs_and_file_prompts(tmp_path: Path) -> None:
     """Issue 15, item 8: failed edits behind f, a visible rule filter reset per sentence, / filters, path prompts."""
     from textual.widgets import DataTable, OptionList
@@ -108,7 +113,7 @@ def test_filters_failed_edits_glyphs_and_file_prompts(tmp_path: Path) -> None:
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             screen = app.screen
-            await type_text(pilot, SENTENCE)
+            await type_text(pilot, WITH_FAILED_EDIT)
             await pilot.press("enter")
             await settle(app, pilot)
             table = screen.query_one("#candidates", DataTable)
@@ -128,10 +133,10 @@ def test_filters_failed_edits_glyphs_and_file_prompts(tmp_path: Path) -> None:
             assert str(table.get_row_at(rs)[2]).startswith("⚑")  # bag of words cannot see a role swap
             # / narrows the table as you type; escape goes back to it with the filter shown
             await pilot.press("slash")
-            await type_text(pilot, "boy quickly treated")
+            await type_text(pilot, "did not")
             await pilot.pause()
             assert 0 < table.row_count < len(screen.rows) - len(failed)
-            assert all("boy quickly treated" in str(table.get_row_at(n)[-1]) for n in range(table.row_count))
+            assert all("did not" in str(table.get_row_at(n)[-1]) for n in range(table.row_count))
             await pilot.press("escape")
             assert screen.focused is table and screen.query_one("#search").display
             # a rule chosen on one sentence does not silently filter the next
