@@ -111,7 +111,9 @@ class FoilPipeline:
 
         if not parsed.ok:
             return {rule: [] for rule in (rules or self.settings.rules)}
-        return enumerate_edits(parsed, tuple(rules or self.settings.rules))
+        from core.lexicon import LexicalOptions
+
+        return enumerate_edits(parsed, tuple(rules or self.settings.rules), LexicalOptions.from_settings(self.settings))
 
     def sample(self, parsed: ParsedSentence, by_rule: dict[str, list[Edit]]) -> list[Edit]:
         """``per_rule`` edits of each rule, sampled with the sentence's seed."""
