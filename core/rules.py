@@ -55,7 +55,16 @@ from core.graph import (
     swap_edge_targets,
     validate_graph,
 )
-from core.lexicon import UNIVERSAL_POS, antonyms, hypernyms, wn_pos
+from core.lexicon import (
+    UNIVERSAL_POS,
+    Candidate,
+    LexicalOptions,
+    has_antonyms,
+    is_synonym,
+    sense_antonyms,
+    sense_hypernyms,
+    wn_pos,
+)
 from core.parse_dep_lex import adverb_to_adjective
 from core.types import RULES, Edit, ParsedSentence, Token
 
@@ -843,11 +852,35 @@ def _transitive(parsed: ParsedSentence, var: str) -> bool | None:
     return bool(deps & {"dobj", "nsubjpass", "auxpass", "dative"}) or (head.tag == "VBN" and head.dep == "acl")
 
 
+def _aligned_token(parsed: ParsedSentence, var: str) -> int | None:
+    """Index of the first token aligned to ``var`` (None without an alignment)."""
+    return next((i for i in parsed.alignment.get(var, ()) if 0 <= i < len(parsed.tokens)), None)
+
+
+_LAST_CONTEXT: tuple[Any, Any] = (None, None)  # (parsed, SentenceContext): AR and HS share a sentence's sense choices
+
+
+def _context_for(parsed: ParsedSentence, method: str) -> Any:
+    """The :class:`core.senses.SentenceContext` of ``parsed``; the last one is reused (AR, then HS)."""
+    global _LAST_CONTEXT
+    from core.senses import SentenceContext
+
+    last_parsed, last = _LAST_CONTEXT  # one tuple read: safe when rules run in threads
+    if last_parsed is parsed and last is not None and last.method_asked == method:
+        return last
+    context = SentenceContext(parsed.tokens, method)
+    _LAST_CONTEXT = (parsed, context)
+    return context
+
+
 def _lexical_edits(
-    rule: str, variant: str, parsed: ParsedSentence, lookup: Callable[..., list[Any]], max_candidates: int
+    rule: str, variant: str, parsed: ParsedSentence, max_candidates: int, options: LexicalOptions
 ) -> list[Edit]:
+    """AR/HS edits: per eligible node, choose the word's sense in this sentence (:mod:`core.senses`) and
+    offer the antonyms / hypernyms of that sense only, never a synonym of it."""
     idx = _index_for(parsed)
     word = "antonym" if rule == "AR" else "hypernym"
+    context = None
     edits = []
     for var in idx.order:
         old = idx.concepts[var]
@@ -857,8 +890,20 @@ def _lexical_edits(
         if not lemma.replace("-", "").isalpha():
             continue
         for pos in node_pos(parsed, var, old):
-            found = lookup(lemma, pos, _transitive(parsed, var)) if rule == "HS" and pos in ("VERB", "AUX") else None
-            found = found if found is not None else lookup(lemma, pos)
+            if rule == "AR" and not has_antonyms(lemma, pos):
+                continue
+            if context is None:
+                context = _context_for(parsed, options.sense_choice)
+            choice = context.choose(lemma, pos, _aligned_token(parsed, var))
+            if choice is None:
+                continue
+            found: list[Candidate]
+            if rule == "AR":
+                found = sense_antonyms(choice.synset, lemma)
+            else:
+                transitive = _transitive(parsed, var) if pos in ("VERB", "AUX") else None
+                found = sense_hypernyms(choice.synset, lemma, transitive, options.min_zipf)
+            found = [c for c in found if is_synonym(lemma, c.lemma, choice.synset) is None]
             candidates = found[:max_candidates] if max_candidates > 0 else found
             if not candidates:
                 continue
@@ -892,6 +937,7 @@ def _lexical_edits(
                             "pos": upos,
                             "synset": cand.synset,
                             "old_lemma": lemma,
+                            **choice.details(),
                         },
                     )
                 )
@@ -899,14 +945,20 @@ def _lexical_edits(
     return edits
 
 
-def ar_edits(parsed: ParsedSentence, max_candidates: int = DEFAULT_MAX_CANDIDATES) -> list[Edit]:
-    """Antonym replacement through WordNet (up to ``max_candidates`` per node, best first; 0 = all)."""
-    return _lexical_edits("AR", "antonym", parsed, antonyms, max_candidates)
+def ar_edits(
+    parsed: ParsedSentence, max_candidates: int = DEFAULT_MAX_CANDIDATES, options: LexicalOptions | None = None
+) -> list[Edit]:
+    """Antonym replacement through WordNet, from the word's sense in this sentence (up to
+    ``max_candidates`` per node, best first; 0 = all)."""
+    return _lexical_edits("AR", "antonym", parsed, max_candidates, options or LexicalOptions())
 
 
-def hs_edits(parsed: ParsedSentence, max_candidates: int = DEFAULT_MAX_CANDIDATES) -> list[Edit]:
-    """Hypernym substitution through WordNet (up to ``max_candidates`` per node, best first; 0 = all)."""
-    return _lexical_edits("HS", "hypernym", parsed, hypernyms, max_candidates)
+def hs_edits(
+    parsed: ParsedSentence, max_candidates: int = DEFAULT_MAX_CANDIDATES, options: LexicalOptions | None = None
+) -> list[Edit]:
+    """Hypernym substitution through WordNet, from the word's sense in this sentence (up to
+    ``max_candidates`` per node, best first; 0 = all)."""
+    return _lexical_edits("HS", "hypernym", parsed, max_candidates, options or LexicalOptions())
 
 
 # --------------------------------------------------------------------------- all rules, sampling
@@ -949,10 +1001,14 @@ def parse_variants(entries: Sequence[str]) -> dict[str, tuple[str, ...]]:
 
 
 def enumerate_edits(
-    parsed: ParsedSentence, rules: Sequence[str] = RULES, variants: Mapping[str, Sequence[str]] | None = None
+    parsed: ParsedSentence,
+    rules: Sequence[str] = RULES,
+    variants: Mapping[str, Sequence[str]] | None = None,
+    lexical: LexicalOptions | None = None,
 ) -> dict[str, list[Edit]]:
     """Every applicable edit of each rule in ``rules`` (a rule that does not apply maps to ``[]``), with each
-    rule's ``variants`` (default :data:`DEFAULT_VARIANTS`; the released code's behaviours are opt-in).
+    rule's ``variants`` (default :data:`DEFAULT_VARIANTS`; the released code's behaviours are opt-in);
+    ``lexical`` configures AR/HS (sense choice, hypernym frequency; default :class:`LexicalOptions`).
 
     >>> from core.graph import decode
     >>> p = ParsedSentence("The cat chased the mouse.", decode("(c / chase-01 :ARG0 (c2 / cat) :ARG1 (m / mouse))"))
@@ -970,7 +1026,7 @@ def enumerate_edits(
         if rule in ("PN", "RS", "US"):
             out[rule] = RULE_FUNCTIONS[rule](parsed, tuple(wanted) if wanted else DEFAULT_VARIANTS[rule])
         else:
-            out[rule] = RULE_FUNCTIONS[rule](parsed)
+            out[rule] = RULE_FUNCTIONS[rule](parsed, **({} if lexical is None else {"options": lexical}))
     return out
 
 
