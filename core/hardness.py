@@ -4,7 +4,9 @@ Given paraphrase pairs (sentence, paraphrase), craft foils with the foil pipelin
 keep the validated ones and report, per rule and overall: how many foils, the
 validation rate, word Jaccard(sentence, foil) against Jaccard(sentence, paraphrase)
 (the mean of each and the share of triples where the foil is at least as close as
-the paraphrase), and TACC/AUC/HM for the bag-of-words baseline and each model.
+the paraphrase), and TACC/AUC/HM for the bag-of-words baseline, the blind fluency
+baselines (``blind:trigram``: prefers whichever of paraphrase and foil reads more
+fluently, never reading the source; see :func:`core.evaluate.is_blind`) and each model.
 When the input also holds foils (the SentenceSmith CSV layout), those foils are
 evaluated on the same rows and reported side by side.
 
@@ -121,25 +123,35 @@ def hardness_report(
     *,
     settings: Settings | None = None,
     models: Sequence[str] = ("bow", "minilm"),
+    blind: Sequence[str] = ("trigram",),
     limit: int | None = None,
     cache: Any | None = None,
     n_boot: int = 0,
     progress: ProgressCallback | None = None,
     cancel: threading.Event | None = None,
     records_out: list[dict[str, Any]] | None = None,
+    engine: Any | None = None,
 ) -> dict[str, Any]:
     """Craft foils for the pairs in ``path`` and measure their hardness (see the module doc).
 
-    ``records_out``, when given, receives every foil record the pipeline produced.
+    ``records_out``, when given, receives every foil record the pipeline produced; ``blind`` names
+    the fluency scorers run as blind baselines (``()``: none). ``engine``
+    (a :class:`core.engines.EngineSpec`) crafts the foils shard by shard and spreads the models
+    over its workers; the report is the same whatever the engine.
     """
-    from core.evaluate import evaluate_triples
+    from core.evaluate import BLIND_PREFIX, evaluate_triples
     from core.pipeline import FoilPipeline
 
     settings = settings or Settings()
     started = time.perf_counter()
     pairs, paper = read_pairs(path, limit)
     pipeline = FoilPipeline.from_settings(settings)
-    records = list(pipeline.run(pairs, progress=progress, cancel=cancel))
+    if engine is None or engine.name == "local":
+        records = list(pipeline.run(pairs, progress=progress, cancel=cancel))
+    else:
+        from core.batch import craft_records
+
+        records = craft_records(pairs, settings=settings, engine=engine, progress=progress, cancel=cancel)
     check_cancel(cancel)
     if records_out is not None:
         records_out.extend(records)
@@ -159,14 +171,22 @@ def hardness_report(
     }
     failed_sentences = {r["row_id"] for r in records if r.get("error")} - {r["row_id"] for r in emitted}
 
-    names = list(dict.fromkeys(["bow", *models]))
+    names = list(dict.fromkeys(["bow", *(f"{BLIND_PREFIX}{b}" for b in blind if b != "none"), *models]))
     sets = {OURS: ours, PAPER: paper}
     report: dict[str, Any] = {"sets": {}}
     for label, triples in sets.items():
         if not triples:
             continue
         check_cancel(cancel)
-        result = evaluate_triples(triples, names, cache, seed=settings.pipeline.seed, n_boot=n_boot, cancel=cancel)
+        if engine is None or engine.name == "local":
+            result = evaluate_triples(triples, names, cache, seed=settings.pipeline.seed, n_boot=n_boot, cancel=cancel)
+        else:
+            from core.evalspread import evaluate_spread
+
+            result = evaluate_spread(
+                triples, names, engine, settings=settings, cache_dir=str(cache.directory) if cache is not None else None,
+                cache_enabled=cache is not None, seed=settings.pipeline.seed, n_boot=n_boot, cancel=cancel,
+            )  # fmt: skip
         report["sets"][label] = {
             "n_triples": len(triples),
             "rows": len({(t.source, t.paraphrase) for t in triples}),
@@ -200,6 +220,8 @@ def _fmt(x: Any, pct: bool = False) -> str:
 
 def summary_rows(report: Mapping[str, Any]) -> list[dict[str, str]]:
     """One row per (set, rule): the numbers the issue asks for, formatted."""
+    from core.evaluate import BLIND_PREFIX
+
     rows = []
     sets = report["sets"]
     models = report["provenance"]["models"]
@@ -225,6 +247,9 @@ def summary_rows(report: Mapping[str, Any]) -> list[dict[str, str]]:
             for name in models:
                 scores = data["models"].get(name, {})
                 row[f"{name} HM"] = _fmt((scores.get(rule) or {}).get("hm"))
+            for name in models:
+                if name.startswith(BLIND_PREFIX):  # a blind baseline's AUC: can fluency alone rank p above f?
+                    row[f"{name} AUC"] = _fmt((data["models"].get(name, {}).get(rule) or {}).get("auc"))
             rows.append(row)
     return rows
 

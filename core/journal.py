@@ -1,7 +1,9 @@
 """An append-only JSONL journal: every write is flushed and fsynced.
 
 The source of truth for curated work. A torn last line (a crash mid-write) is
-skipped on replay and reported, never fatal.
+skipped on replay and reported, never fatal; the next append first ends that
+line, so a new entry never glues onto it. A journal has one writer at a time:
+:meth:`Journal.lock` takes an exclusive file lock (``<journal>.lock``).
 
 >>> import tempfile, pathlib
 >>> j = Journal(pathlib.Path(tempfile.mkdtemp()) / "j.jsonl")
@@ -20,6 +22,12 @@ from typing import Any
 
 from core.textio import json_default
 
+ENTRY_START = '{"v":'  # every entry this app writes starts so: used to salvage an entry glued onto a torn line
+
+
+class JournalLocked(Exception):
+    """Another process (or another app in this one) holds the journal's lock."""
+
 
 class Journal:
     """Append-only JSONL file with durable appends."""
@@ -27,34 +35,100 @@ class Journal:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.skipped_lines = 0
+        self.problems: list[str] = []  # "line 7: not JSON (a torn write?)", filled by replay
+        self._lock: Any = None
 
-    def append(self, entry: Mapping[str, Any]) -> None:
-        """Append one entry and make it durable before returning."""
+    # -- one writer at a time ------------------------------------------------------------
+    def lock(self) -> None:
+        """Take the journal's exclusive lock now, or raise :class:`JournalLocked` (never waits)."""
+        from filelock import FileLock, Timeout
+
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        line = json.dumps(dict(entry), ensure_ascii=False, default=json_default) + "\n"
-        with open(self.path, "a", encoding="utf-8") as fh:
+        lock = FileLock(str(self.path) + ".lock", timeout=0, thread_local=False)
+        try:
+            lock.acquire()
+        except Timeout as exc:
+            raise JournalLocked(str(self.path)) from exc
+        self._lock = lock
+
+    def unlock(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    @property
+    def locked(self) -> bool:
+        return self._lock is not None
+
+    # -- writing -------------------------------------------------------------------------
+    def append(self, entry: Mapping[str, Any]) -> None:
+        """Append one entry and make it durable before returning.
+
+        When the file does not end with a newline (a torn last line), one is written
+        first, so the torn line stays alone and this entry stays readable.
+        """
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        line = (json.dumps(dict(entry), ensure_ascii=False, default=json_default) + "\n").encode("utf-8")
+        with open(self.path, "a+b") as fh:
+            end = fh.seek(0, os.SEEK_END)
+            if end:
+                fh.seek(end - 1)
+                if fh.read(1) != b"\n":
+                    line = b"\n" + line
             fh.write(line)
             fh.flush()
             os.fsync(fh.fileno())
 
-    def replay(self) -> Iterator[dict[str, Any]]:
-        """Yield the entries in order, skipping (and counting) torn or corrupt lines."""
+    # -- reading -------------------------------------------------------------------------
+    def entries(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        """Yield ``(line number, entry)`` in order, skipping (counting, describing) damaged lines.
+
+        A line that is not JSON is skipped; when an entry written by this app was glued
+        onto a torn line (journals from before the newline fix), that entry is salvaged.
+        """
         self.skipped_lines = 0
+        self.problems = []
         if not self.path.exists():
             return
         with open(self.path, encoding="utf-8", errors="replace") as fh:
-            for line in fh:
+            for n, line in enumerate(fh, 1):
                 if not line.strip():
                     continue
                 try:
                     value = json.loads(line)
-                except json.JSONDecodeError:
-                    self.skipped_lines += 1
+                except (json.JSONDecodeError, RecursionError):
+                    self.skip(n, "not JSON (a torn or damaged write)")
+                    salvaged = _salvage(line)
+                    if salvaged is not None:
+                        yield n, salvaged
                     continue
                 if isinstance(value, dict):
-                    yield value
+                    yield n, value
                 else:
-                    self.skipped_lines += 1
+                    self.skip(n, f"a JSON {type(value).__name__}, not an object")
+
+    def replay(self) -> Iterator[dict[str, Any]]:
+        """Yield the entries in order, skipping (and counting) torn or corrupt lines."""
+        for _, entry in self.entries():
+            yield entry
+
+    def skip(self, line: int, why: str) -> None:
+        """Count a line as skipped (callers validating entries report theirs here too)."""
+        self.skipped_lines += 1
+        self.problems.append(f"line {line}: {why}")
 
     def exists(self) -> bool:
         return self.path.exists() and self.path.stat().st_size > 0
+
+
+def _salvage(line: str) -> dict[str, Any] | None:
+    """The last whole entry glued onto a torn line, if there is one."""
+    at = line.rfind(ENTRY_START, 1)
+    while at > 0:
+        try:
+            value = json.loads(line[at:])
+        except (json.JSONDecodeError, RecursionError):
+            at = line.rfind(ENTRY_START, 1, at)
+            continue
+        return value if isinstance(value, dict) else None
+    return None

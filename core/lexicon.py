@@ -51,15 +51,23 @@ ABSTRACT_SYNSETS = frozenset(
         "communication.n.02", "event.n.01", "act.n.02", "state.n.02", "group.n.01", "artifact.n.01",
         "instrumentality.n.03", "location.n.01", "cognition.n.01", "content.n.05", "part.n.01",
         "unit.n.01", "being.n.01", "ability.n.02", "process.n.06", "quality.n.01", "property.n.02",
+        # issue 12: top categories a reader never accepts as a replacement ("cousin -> person", "hurricane ->
+        # atmospheric phenomenon", "team -> group", "fire -> happening")
+        "person.n.01", "people.n.01", "phenomenon.n.01", "natural_phenomenon.n.01", "physical_phenomenon.n.01",
+        "atmospheric_phenomenon.n.01", "unit.n.03", "social_group.n.01", "collection.n.01", "happening.n.01",
+        "activity.n.01", "action.n.01", "condition.n.01", "situation.n.01", "quantity.n.01", "kind.n.01",
+        "equipment.n.01", "game_equipment.n.01", "physical_object.n.01", "substance.n.01", "body.n.01",
+        "social_relation.n.01", "feeling.n.01", "concept.n.01", "idea.n.01",
     }
 )  # fmt: skip
-# The one exception the issue names: "team -> group" is readable, but group.n.01 as the *first* level
-# only; it stays abstract when reached by walking up (see hypernyms()).
-_ALLOWED_DIRECT = frozenset({"group.n.01"})
+# Abstract synsets still offered as a *direct* hypernym (none since issue 12 named "group" and "unit" abstract).
+_ALLOWED_DIRECT: frozenset[str] = frozenset()
 
 HYPERNYM_LEVELS = 2  # readable ancestors offered per sense (the nearest first)
 HYPERNYM_MAX_STEPS = 4  # how far up to walk through rare or abstract synsets
 SENSE_SHARE = 0.25  # besides the first sense, senses at least this share of the top sense's frequency
+HYPERNYM_MIN_ZIPF = 3.0  # default of PipelineSettings.hypernym_min_zipf: a hypernym word this common (wordfreq)
+MULTIWORD_EXTRA_ZIPF = 1.0  # a multi-word hypernym lemma must be this much more common than a single word
 
 
 @dataclass(frozen=True)
@@ -413,7 +421,7 @@ def hypernyms(lemma: str, pos: str, transitive: bool | None = None) -> list[Cand
     >>> [c.lemma for c in hypernyms("snake", "NOUN")][:1]
     ['reptile']
     >>> [c.lemma for c in hypernyms("team", "NOUN")][:1]
-    ['unit']
+    ['organization']
     >>> hypernyms("happy", "ADJ")
     []
     """
@@ -482,8 +490,214 @@ def _hypernyms(key: str, pos: str, transitive: bool | None = None) -> tuple[Cand
     return tuple(ranked)
 
 
+# --------------------------------------------------------------------------- one chosen sense (the rules)
+
+
+@dataclass(frozen=True)
+class LexicalOptions:
+    """How the AR/HS rules pick replacements: ``sense_choice`` (``vectors`` | ``prior``, see
+    :mod:`core.senses`) and ``min_zipf``, the wordfreq Zipf frequency a hypernym word needs."""
+
+    sense_choice: str = "vectors"
+    min_zipf: float = HYPERNYM_MIN_ZIPF
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> LexicalOptions:
+        """From a :class:`~core.config.PipelineSettings` (fields ``sense_choice``, ``hypernym_min_zipf``)."""
+        return cls(
+            sense_choice=getattr(settings, "sense_choice", cls.sense_choice),
+            min_zipf=float(getattr(settings, "hypernym_min_zipf", cls.min_zipf)),
+        )
+
+
+@lru_cache(maxsize=65536)
+def zipf(word: str) -> float:
+    """wordfreq's Zipf frequency of an English word or phrase (``_`` or spaces; 0 = unknown, 7 = "the").
+
+    >>> zipf("reptile") > 3 > zipf("diapsid")
+    True
+    """
+    try:
+        from wordfreq import zipf_frequency
+    except ImportError:
+        raise ModelMissingError("wordfreq is not installed", hint="pip install wordfreq==3.1.1") from None
+    return float(zipf_frequency(_readable(word), "en"))
+
+
+def _lemma_in(synset: Any, key: str) -> Any | None:
+    """The Lemma of ``key`` in ``synset`` (case-insensitive; ``-`` and ``_`` alike), or None."""
+    for lem in synset.lemmas():
+        name = lem.name().lower()
+        if name == key or name.replace("_", "-") == key or name == key.replace("-", "_"):
+            return lem
+    return None
+
+
+def is_synonym(old: str, new: str, synset_name: str | None, pos: str | None = None) -> str | None:
+    """The synset in which ``new`` means what ``old`` means, or None: ``new`` is a lemma of the chosen
+    sense ``synset_name`` or of an adjective it is similar to (``chilly`` -> ``cold``). Without a chosen
+    sense, any sense ``old`` (as ``pos``) shares with ``new``.
+
+    >>> is_synonym("car", "automobile", "car.n.01")
+    'car.n.01'
+    >>> is_synonym("old", "young", "old.a.01") is None
+    True
+    """
+    old_key, new_key = _key(old), _key(new)
+    if not old_key or not new_key or old_key == new_key:
+        return None
+    wn = wordnet()
+    with _QUERY_LOCK:
+        if synset_name:
+            try:
+                chosen = [wn.synset(synset_name)]
+            except (ValueError, LookupError):  # nltk raises WordNetError (a ValueError subclass)
+                return None
+        else:
+            p = wn_pos(pos) if pos else None
+            chosen = [lem.synset() for lem in _source_lemmas(wn, old_key, p)] if p else wn.synsets(old_key)
+        for synset in chosen:
+            for near in [synset, *_by_name(synset.similar_tos())]:
+                if _lemma_in(near, new_key) is not None:
+                    return near.name()
+    return None
+
+
+def sense_antonyms(synset_name: str, lemma: str) -> list[Candidate]:
+    """Antonyms of ``lemma`` in one sense, best first: the word's own antonyms in it, then those of the
+    sense's other lemmas (``hard`` in difficult.a.01 -> ``easy``), then (satellite adjectives) those of
+    the head it is similar to, then derivational antonyms of the word in that sense.
+
+    >>> [c.lemma for c in sense_antonyms("old.a.02", "old")]
+    ['new']
+    >>> [c.lemma for c in sense_antonyms("difficult.a.01", "hard")]
+    ['easy']
+    """
+    wordnet()
+    with _QUERY_LOCK:
+        return list(_sense_antonyms(synset_name, _key(lemma)))
+
+
+def has_antonyms(lemma: str, pos: str) -> bool:
+    """Whether any sense of ``lemma`` (as ``pos``) has an antonym (:func:`sense_antonyms`): AR asks this
+    before choosing the word's sense, which most nouns would not repay.
+
+    >>> has_antonyms("old", "ADJ"), has_antonyms("castle", "NOUN")
+    (True, False)
+    """
+    p = wn_pos(pos)
+    if p is None or not lemma.strip():
+        return False
+    wordnet()
+    with _QUERY_LOCK:
+        return _has_antonyms(_key(lemma), p)
+
+
+@lru_cache(maxsize=65536)
+def _has_antonyms(key: str, pos: str) -> bool:
+    return any(_sense_antonyms(lem.synset().name(), key) for lem in _source_lemmas(wordnet(), key, pos))
+
+
+@lru_cache(maxsize=65536)
+def _sense_antonyms(synset_name: str, key: str) -> tuple[Candidate, ...]:
+    wn = wordnet()
+    synset = wn.synset(synset_name)
+    src = _lemma_in(synset, key)
+    score = sense_count(src) if src is not None else 0
+    own = set(synset.lemma_names())
+    tiers: list[list[Any]] = [[], [], [], []]
+    if src is not None:
+        tiers[0] = _by_name(src.antonyms())
+    tiers[1] = [ant for lem in synset.lemmas() if lem is not src for ant in _by_name(lem.antonyms())]
+    if synset.pos() == "s":
+        tiers[2] = [
+            ant
+            for head in _by_name(synset.similar_tos())
+            if head.name() not in _NO_CLUSTER_ANTONYM
+            for head_lemma in head.lemmas()
+            for ant in _by_name(head_lemma.antonyms())
+        ]
+    if src is not None:
+        tiers[3] = _derivational_antonyms(wn, src, synset.pos() if synset.pos() != "s" else "a", key)
+    for tier in tiers:
+        ranked: list[Candidate] = []
+        for ant in tier:
+            name = ant.name()
+            if not _acceptable(name, key) or name in own or word_frequency(name) == 0:
+                continue  # a rare antonym (bloodless) reads oddly; a lemma of the sense is a synonym
+            if all(c.lemma != _readable(name) for c in ranked):
+                ranked.append(Candidate(_readable(name), ant.synset().name(), score))
+        if ranked:
+            return tuple(ranked)  # the first tier with an antonym decides
+    return ()
+
+
+def _common_lemma(synset: Any, key: str, min_zipf: float) -> tuple[str, float] | None:
+    """The synset's most common acceptable lemma (single words first) and its Zipf frequency, or None
+    when none reaches ``min_zipf`` (a multi-word lemma needs :data:`MULTIWORD_EXTRA_ZIPF` more)."""
+    best: tuple[tuple[bool, float], str] | None = None
+    for lem in synset.lemmas():
+        name = lem.name()
+        if not _acceptable(name, key):
+            continue
+        single = "_" not in name
+        freq = zipf(name)
+        if freq < min_zipf + (0.0 if single else MULTIWORD_EXTRA_ZIPF):
+            continue
+        if best is None or (single, freq) > best[0]:
+            best = ((single, freq), name)
+    return (best[1], best[0][1]) if best else None
+
+
+def sense_hypernyms(
+    synset_name: str, lemma: str, transitive: bool | None = None, min_zipf: float = HYPERNYM_MIN_ZIPF
+) -> list[Candidate]:
+    """Hypernyms of one sense, most common word first: its direct hypernyms, or (only when none of
+    them is usable) their hypernyms; never an abstract top category (:data:`ABSTRACT_SYNSETS`), a
+    word rarer than ``min_zipf``, or a lemma of the sense itself. Verbs also need :func:`_verb_fits`.
+
+    >>> [c.lemma for c in sense_hypernyms("hurricane.n.01", "hurricane")]
+    ['cyclone']
+    >>> [c.lemma for c in sense_hypernyms("cousin.n.01", "cousin")]
+    ['relative']
+    """
+    wordnet()
+    with _QUERY_LOCK:
+        return list(_sense_hypernyms(synset_name, _key(lemma), transitive, float(min_zipf)))
+
+
+@lru_cache(maxsize=65536)
+def _sense_hypernyms(synset_name: str, key: str, transitive: bool | None, min_zipf: float) -> tuple[Candidate, ...]:
+    wn = wordnet()
+    synset = wn.synset(synset_name)
+    src = _lemma_in(synset, key)
+    score = sense_count(src) if src is not None else 0
+    own = set(synset.lemma_names())
+    verb = synset.pos() == "v"
+    level = _up(synset)
+    for _depth in (1, 2):
+        found: list[tuple[float, Candidate]] = []
+        for hyp in level:
+            if hyp.name() in ABSTRACT_SYNSETS:
+                continue
+            best = _common_lemma(hyp, key, min_zipf)
+            if best is None or best[0] in own or (verb and not _verb_fits(hyp, best[0], transitive)):
+                continue
+            if all(c.lemma != _readable(best[0]) for _, c in found):
+                found.append((-best[1], Candidate(_readable(best[0]), hyp.name(), score)))
+        if found:
+            return tuple(c for _, c in sorted(found, key=lambda item: item[0]))
+        if verb and _depth >= VERB_MAX_STEPS:
+            break
+        level = [h for s in level for h in _up(s)]
+    return ()
+
+
 def clear_cache() -> None:
     """Forget cached lookups (tests; after changing ``nltk.data.path``)."""
     _antonyms.cache_clear()
     _hypernyms.cache_clear()
+    _sense_antonyms.cache_clear()
+    _has_antonyms.cache_clear()
+    _sense_hypernyms.cache_clear()
     _word_frequency_from_synsets.cache_clear()

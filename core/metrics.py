@@ -27,7 +27,8 @@ Definitions (design card §2):
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -122,6 +123,64 @@ def triplet_scores(
     return {"tacc": tacc, "auc": auc, "hm": harmonic_mean(tacc, auc)}
 
 
+BOOT_CHUNK_BYTES = 32 << 20
+"""Working memory of one chunk of resamples (weights and cumulative sums), whatever ``n_boot`` is."""
+
+BOOT_MEMORY_BYTES = 1 << 30
+"""The most memory a bootstrap may take in all (chunk work plus the kept resample values, 1 GiB)."""
+
+
+def bootstrap_chunk_rows(n: int) -> int:
+    """Resamples per chunk for ``n`` triples: about :data:`BOOT_CHUNK_BYTES` of float64 working arrays."""
+    return max(1, BOOT_CHUNK_BYTES // (8 * 4 * max(1, n)))
+
+
+def bootstrap_memory(n: int, n_boot: int) -> int:
+    """Bytes a bootstrap of ``n_boot`` resamples over ``n`` triples needs at its peak, computed up front.
+
+    One chunk of working arrays plus three float64 values (TACC, AUC, HM) per resample.
+
+    >>> bootstrap_memory(50_000, 1000) < 100 << 20
+    True
+    """
+    rows = min(n_boot, bootstrap_chunk_rows(n))
+    return 8 * 4 * rows * max(1, n) + 3 * 8 * n_boot
+
+
+def max_n_boot(n: int, budget: int = BOOT_MEMORY_BYTES) -> int:
+    """The most resamples that fit ``budget`` bytes for ``n`` triples."""
+    return max(0, (budget - 8 * 4 * bootstrap_chunk_rows(n) * max(1, n)) // 24)
+
+
+def check_n_boot(n_boot: int, n: int, budget: int = BOOT_MEMORY_BYTES) -> None:
+    """Refuse ``n_boot`` when the bootstrap would need more than ``budget`` bytes (raises :class:`InputError`).
+
+    >>> check_n_boot(100_000_000, 50_000)
+    Traceback (most recent call last):
+    core.errors.InputError: --n-boot 100000000 needs 2.3 GiB for 50000 triples, over the 1.0 GiB budget (hint: use at most 43,000,000 resamples; 1000-10000 give stable 95% intervals)
+    """
+    if n_boot < 0:
+        raise InputError(f"n_boot must be >= 0, got {n_boot}", hint="0 skips the bootstrap")
+    need = bootstrap_memory(n, n_boot)
+    if n_boot and need > budget:
+        most = max_n_boot(n, budget)
+        most = most - most % 1_000_000 if most > 1_000_000 else most
+        raise InputError(
+            f"--n-boot {n_boot} needs {need / (1 << 30):.1f} GiB for {n} triples, over the {budget / (1 << 30):.1f} GiB budget",
+            hint=f"use at most {most:,} resamples; 1000-10000 give stable 95% intervals",
+        )
+
+
+def bootstrap_index_chunks(n: int, n_boot: int, seed: int, rows: int | None = None) -> Iterator[np.ndarray]:
+    """:func:`bootstrap_indices` in chunks of ``rows`` resamples: the same numbers, drawn as needed."""
+    if n_boot < 1:
+        raise InputError(f"n_boot must be at least 1, got {n_boot}", hint="use e.g. 1000")
+    rng = np.random.default_rng(seed)
+    step = rows or bootstrap_chunk_rows(n)
+    for start in range(0, n_boot, step):
+        yield rng.integers(0, n, size=(min(step, n_boot - start), n))
+
+
 def bootstrap_indices(n: int, n_boot: int, seed: int) -> np.ndarray:
     """``(n_boot, n)`` row indices drawn with replacement by ``numpy.random.default_rng(seed)``."""
     if n_boot < 1:
@@ -161,8 +220,10 @@ def bootstrap_ci(
         raise InputError("bootstrap_ci arrays differ in length", hint="pass one value per triple in each array")
     if n == 0:
         raise InputError("nothing to resample", hint="the triple file had no usable rows")
-    idx = bootstrap_indices(n, n_boot, seed)
-    values = np.array([fn(*(c[row] for c in columns)) for row in idx], dtype=np.float64)
+    values = np.array(
+        [fn(*(c[row] for c in columns)) for idx in bootstrap_index_chunks(n, n_boot, seed) for row in idx],
+        dtype=np.float64,
+    )
     return _interval(values, level)
 
 
@@ -201,17 +262,31 @@ def bootstrap_triplet(
     n_boot: int = 1000,
     level: float = 0.95,
     seed: int,
+    cancel: threading.Event | None = None,
 ) -> dict[str, tuple[float, float]]:
     """Bootstrap intervals of TACC, AUC and HM from the same resamples of the triples (vectorised).
 
     Equal to ``bootstrap_ci`` with :func:`triplet_accuracy`, :func:`roc_auc` and their
-    harmonic mean for the same ``seed`` and ``n_boot``.
+    harmonic mean for the same ``seed`` and ``n_boot``. The resamples are drawn and scored
+    in chunks of :func:`bootstrap_chunk_rows` (memory bounded by :func:`bootstrap_memory`,
+    refused over :data:`BOOT_MEMORY_BYTES`); ``cancel`` and Ctrl-C are honoured between chunks.
     """
     wins = triplet_wins(sim_pos, sim_neg, ties)
     p, n = _pair(sim_pos, sim_neg)
-    weights = bootstrap_weights(bootstrap_indices(p.size, n_boot, seed), p.size)
-    tacc = weights @ wins / p.size
-    auc = _weighted_auc(p, n, weights)
+    check_n_boot(n_boot, p.size)
+    tacc = np.empty(n_boot)
+    auc = np.empty(n_boot)
+    done = 0
+    for idx in bootstrap_index_chunks(p.size, n_boot, seed):
+        if cancel is not None and cancel.is_set():
+            from core.errors import CancelledError
+
+            raise CancelledError("cancelled by the user")
+        weights = bootstrap_weights(idx, p.size)
+        tacc[done : done + len(idx)] = weights @ wins / p.size
+        auc[done : done + len(idx)] = _weighted_auc(p, n, weights)
+        done += len(idx)
+        del weights
     total = tacc + auc
     hm = np.divide(2 * tacc * auc, total, out=np.zeros_like(total), where=total > 0)
     return {"tacc": _interval(tacc, level), "auc": _interval(auc, level), "hm": _interval(hm, level)}

@@ -14,14 +14,18 @@ True
 from __future__ import annotations
 
 import hashlib
+import itertools
+import math
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Sized
 from dataclasses import dataclass, field
 from typing import Any
 
 from core.config import PipelineSettings, Settings
 from core.errors import ConfigError
 from core.export import error_record, foil_record
+from core.fluency import SCORERS, FluencyScorer
+from core.fluency import VERDICT as FLUENCY
 from core.inputs import InputRow, screen_sentence
 from core.progress import ProgressCallback, check_cancel, report
 from core.protocols import Generator, Parser, Validator
@@ -32,10 +36,47 @@ REPLACEMENT_TRIES = 32
 """How many replacement edits a sampled slot tries when the realizer refuses its edit."""
 
 
+def annotate_records(rows: Sequence[InputRow], records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Say what input screening found, on every record of its sentence (``input_notes``: control or bidi
+    characters removed, not English), and never keep a foil that split a grapheme cluster (a word inserted
+    inside an emoji sequence or between a letter and its accent): it is marked not kept, with the reason."""
+    from core.inputs import broken_clusters, input_notes
+
+    notes: dict[str, list[str]] = {}
+    for row in rows:  # ids may repeat in a file: their notes are merged
+        found = input_notes(row.sentence)
+        if found:
+            notes[row.id] = list(dict.fromkeys([*notes.get(row.id, []), *found]))
+    for record in records:
+        row_notes = list(notes.get(str(record.get("row_id")), ()))
+        if record.get("foil") and not record.get("error"):
+            split = broken_clusters(str(record.get("source") or ""), record["foil"])
+            if split:
+                record["kept"] = False
+                record["decided_by"] = f"the edit split a grapheme cluster ({len(split)})"
+                row_notes.append("split a grapheme cluster: the foil was not kept")
+        if row_notes:
+            record["input_notes"] = row_notes
+    return records
+
+
 def sentence_seed(seed: int, text: str) -> int:
     """A per-sentence seed, stable across processes and input order."""
     digest = hashlib.sha256(f"{seed}\x1f{text}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def batched(items: Iterable[Any], size: int) -> Iterator[tuple[Any, ...]]:
+    """Consecutive tuples of ``size`` items (the last may be shorter), read lazily.
+
+    >>> list(batched(range(5), 2))
+    [(0, 1), (2, 3), (4,)]
+    """
+    if size < 1:
+        raise ValueError("batch size must be at least 1")
+    it = iter(items)
+    while chunk := tuple(itertools.islice(it, size)):
+        yield chunk
 
 
 @dataclass
@@ -50,6 +91,7 @@ class FoilPipeline:
     _parser: Parser | None = None
     _generator: Generator | None = None
     _validators: list[Validator] | None = None
+    _scorer: FluencyScorer | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -64,6 +106,10 @@ class FoilPipeline:
         from core.rules import parse_variants
 
         parse_variants(settings.variants)  # a bad RULE:variant fails here, before any work
+        if settings.fluency.strip().lower() not in SCORERS:
+            raise ConfigError(
+                f"unknown fluency scorer {settings.fluency!r} (pipeline.fluency)", hint=f"scorers are: {', '.join(SCORERS)}"
+            )
         return cls(settings=settings)
 
     @property
@@ -101,6 +147,16 @@ class FoilPipeline:
                 self._validators = list(make_validators(self.settings, parser))
             return self._validators
 
+    @property
+    def scorer(self) -> FluencyScorer:
+        """The fluency scorer named by ``pipeline.fluency`` (built once per process)."""
+        with self._lock:
+            if self._scorer is None:
+                from core.fluency import get_scorer
+
+                self._scorer = get_scorer(self.settings.fluency)
+            return self._scorer
+
     # -- stages --------------------------------------------------------------------
     def parse(self, sentences: Sequence[str]) -> list[ParsedSentence]:
         """Parse a batch; unusable sentences come back with ``error`` set."""
@@ -120,7 +176,40 @@ class FoilPipeline:
 
         if not parsed.ok:
             return {rule: [] for rule in (rules or self.settings.rules)}
-        return enumerate_edits(parsed, tuple(rules or self.settings.rules), self._variants)
+        from core.lexicon import LexicalOptions
+
+        return enumerate_edits(
+            parsed, tuple(rules or self.settings.rules), self._variants, LexicalOptions.from_settings(self.settings)
+        )
+
+    def rank(self, by_rule: dict[str, list[Edit]]) -> dict[str, list[Edit]]:
+        """AR/HS: the most fluent replacement per node, none below ``fluency_threshold`` (:mod:`core.ranking`)."""
+        if not self.settings.fluency_rank or self.settings.fluency == "none":
+            return by_rule
+        from core.ranking import rank_replacements
+
+        return rank_replacements(by_rule, self.generator, self.scorer, self.settings.fluency_threshold).by_rule
+
+    def fluency(self, candidates: Sequence[FoilCandidate]) -> list[dict[str, Any] | None]:
+        """Each realized candidate's ``{scorer, source, foil, delta}`` (None where the realization failed)."""
+        from core.fluency import relative_fluency
+
+        ok = [i for i, c in enumerate(candidates) if c.realization.error is None]
+        out: list[dict[str, Any] | None] = [None] * len(candidates)
+        scores = relative_fluency(
+            self.scorer, [candidates[i].source_text for i in ok], [candidates[i].realization.text for i in ok]
+        )
+        for i, fl in zip(ok, scores, strict=True):
+            out[i] = fl
+        return out
+
+    def fluency_verdict(self, fluency: dict[str, Any]) -> Verdict:
+        """The fluency score as a verdict for the filter policies (``fluency``, ``fluency>=-1.0``)."""
+        delta, threshold = fluency["delta"], self.settings.fluency_threshold
+        if delta is None:
+            return Verdict(FLUENCY, True, math.nan, f"scorer {fluency['scorer']!r} gives no score")
+        reason = f"{fluency['scorer']}: foil {fluency['foil']:.2f}, source {fluency['source']:.2f}"
+        return Verdict(FLUENCY, delta >= threshold, delta, f"delta {delta:+.3f} vs threshold {threshold:g}; {reason}")
 
     def sample(self, parsed: ParsedSentence, by_rule: dict[str, list[Edit]]) -> list[Edit]:
         """``per_rule`` edits of each rule, sampled with the sentence's seed."""
@@ -146,13 +235,8 @@ class FoilPipeline:
 
     def decide(self, verdicts: Sequence[Verdict]) -> tuple[bool, str]:
         """Keep or drop a foil by the configured filter policies; says which policy decided."""
-        try:
-            from core.backends.policies import apply_policies
-        except ImportError:  # policies module not available: every validator must pass
-            failed = [v for v in verdicts if v.passed is not True]
-            if failed:
-                return False, f"{failed[0].validator}: {failed[0].reason}"
-            return True, "all validators passed"
+        from core.backends.policies import apply_policies  # a first-party module: no fallback that keeps other foils
+
         decision = apply_policies(self.settings.policies, verdicts)
         return decision.kept, decision.reason
 
@@ -162,7 +246,7 @@ class FoilPipeline:
         if not parsed.ok:
             return []
         by_rule = self.edits(parsed)
-        edits = self.sample(parsed, by_rule) if sample else [e for rule in by_rule.values() for e in rule]
+        edits = self.sample(parsed, self.rank(by_rule)) if sample else [e for rule in by_rule.values() for e in rule]
         candidates = [c for c in self.realize(edits) if c.realization.error is None]
         if validate:
             self.validate(candidates)
@@ -180,6 +264,12 @@ class FoilPipeline:
             "generator": s.generator,
             "validators": list(s.validators),
             "policies": list(s.policies),
+            "fluency": {
+                "scorer": s.fluency,
+                "threshold": s.fluency_threshold,
+                "rank": s.fluency_rank,
+                **self.scorer.info(),  # model, path, versions
+            },
             "spacy_model": s.spacy_model,
             "frames_file": s.frames_file or None,
             "versions": environment()["packages"],
@@ -193,17 +283,25 @@ class FoilPipeline:
         batch_size: int = 64,
         progress: ProgressCallback | None = None,
         cancel: threading.Event | None = None,
+        total: int | None = None,
+        provenance: Mapping[str, Any] | None = None,
     ) -> Iterator[dict[str, Any]]:
-        """Yield one record per foil (and one error record per failed sentence)."""
-        rows = list(rows)
-        prov = self.provenance()
+        """Yield one record per foil (and one error record per failed sentence).
+
+        ``rows`` is consumed as it goes, one batch at a time, so memory does not grow with
+        the input. ``total`` is the count reported to ``progress`` (default: ``len(rows)``
+        when known, else the rows seen so far). ``provenance`` replaces what each record
+        carries (default: :meth:`provenance`; ``{}`` for none, e.g. when a manifest holds it).
+        """
+        prov = self.provenance() if provenance is None else dict(provenance)
+        if total is None and isinstance(rows, Sized):
+            total = len(rows)
         done = 0
-        for start in range(0, len(rows), batch_size):
+        for batch in batched(rows, batch_size):
             check_cancel(cancel)
-            batch = rows[start : start + batch_size]
             yield from self._run_batch(batch, prov, validate)
             done += len(batch)
-            report(progress, done, len(rows))
+            report(progress, done, max(done, total or 0))
 
     def _run_batch(self, batch: Sequence[InputRow], prov: dict[str, Any], validate: bool) -> list[dict[str, Any]]:
         """The records of one batch. Built with automatic garbage collection paused (see
@@ -212,7 +310,7 @@ class FoilPipeline:
         from core.collector import paused
 
         with paused():
-            return list(self._batch_records(batch, prov, validate))
+            return annotate_records(batch, list(self._batch_records(batch, prov, validate)))
 
     def _batch_records(
         self, batch: Sequence[InputRow], prov: dict[str, Any], validate: bool
@@ -235,7 +333,7 @@ class FoilPipeline:
                 yield error_record(row.id, row.sentence, row.paraphrase, "parse", parsed.error or "parse failed", prov)
                 continue
             try:
-                by_rule = self.edits(parsed)
+                by_rule = self.rank(self.edits(parsed))
                 edits = self.sample(parsed, by_rule)
             except Exception as exc:  # a rule bug must not stop the run; the record says what happened
                 yield error_record(row.id, row.sentence, row.paraphrase, "rules", f"{type(exc).__name__}: {exc}", prov)
@@ -268,16 +366,19 @@ class FoilPipeline:
             failing = [i for i, _ in retry if candidates[i].realization.error is not None]
         ok = [i for i, c in enumerate(candidates) if c.realization.error is None]
         verdicts: list[list[Verdict]] = [[] for _ in candidates]
+        fluency = self.fluency(candidates)
         if validate and ok:
             for i, v in zip(ok, self.validate([candidates[i] for i in ok]), strict=True):
                 verdicts[i] = v
-        for (row, _), cand, vs in zip(jobs, candidates, verdicts, strict=True):
+        for (row, _), cand, vs, fl in zip(jobs, candidates, verdicts, fluency, strict=True):
             if cand.realization.error is not None:
                 kept, why = False, f"realization failed: {cand.realization.error}"
             elif validate:
-                kept, why = self.decide(vs)
+                kept, why = self.decide([*vs, self.fluency_verdict(fl)] if fl is not None else vs)
             else:
                 kept, why = True, "not validated"
-            yield foil_record(
+            record = foil_record(
                 cand, vs, row_id=row.id, paraphrase=row.paraphrase, kept=kept, decided_by=why, provenance=prov
             )
+            record["fluency"] = fl
+            yield record

@@ -13,7 +13,9 @@ A long function accepts ``progress: ProgressCallback | None`` (called as
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
+from typing import Any
 
 from core.errors import CancelledError
 
@@ -30,3 +32,58 @@ def check_cancel(cancel: threading.Event | None) -> None:
     """Raise :class:`CancelledError` when ``cancel`` is set."""
     if cancel is not None and cancel.is_set():
         raise CancelledError("cancelled by the user")
+
+
+class LineProgress:
+    """A progress callback that prints a plain line every ``every`` seconds (for logs and pipes).
+
+    A terminal gets a bar; a log file or a pipe gets ``label: done/total (pct) elapsed``
+    lines, the first after ``every`` seconds and always one at the end, so a long run is
+    never silent.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> bar = LineProgress("foils", stream=out, every=0)
+    >>> bar(5, 10); bar(10, 10)
+    >>> out.getvalue().splitlines()[-1].startswith("foils: 10/10 (100%)")
+    True
+    """
+
+    def __init__(self, label: str, *, stream: Any = None, every: float = 10.0, unit: str = "") -> None:
+        import sys
+
+        self.label = label
+        self.stream = stream if stream is not None else sys.stderr
+        self.every = every
+        self.unit = f" {unit}" if unit else ""
+        self.started = time.monotonic()
+        self.last = self.started
+        self.finished = False
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        end = bool(total) and done >= total
+        if (now - self.last >= self.every or end) and not self.finished:
+            self.last = now
+            self.finished = end
+            pct = f" ({100 * done // total}%)" if total else ""
+            print(f"{self.label}: {done}/{total or '?'}{self.unit}{pct} {now - self.started:.0f} s", file=self.stream, flush=True)
+
+
+def console_progress(label: str, *, unit: str = "", enabled: bool = True) -> tuple[ProgressCallback, Callable[[], None]]:
+    """``(progress, close)`` for a command: a tqdm bar on a terminal, :class:`LineProgress` lines otherwise."""
+    import sys
+
+    if not enabled:
+        return (lambda done, total: None), (lambda: None)
+    if not sys.stderr.isatty():
+        return LineProgress(label, unit=unit), (lambda: None)
+    from tqdm import tqdm
+
+    bar = tqdm(unit=unit or "it", desc=label, file=sys.stderr)
+
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done - bar.n)
+
+    return progress, bar.close

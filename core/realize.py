@@ -254,7 +254,15 @@ _MASS_NOUNS = frozenset(
 )  # fmt: skip
 _MASS_SUFFIXES = ("ness", "ism", "ware")
 _QUANTIFIERS = frozenset({"many", "much", "more", "enough"})
-_SCOPE_ADVERBS = frozenset({"always", "usually", "often", "generally", "normally", "necessarily", "really", "quite"})
+_SENTENCE_ADVERBS = frozenset(
+    {
+        "probably", "certainly", "surely", "apparently", "clearly", "obviously", "perhaps", "maybe", "actually",
+        "also", "already", "still", "even", "just", "then", "now", "soon", "sometimes", "finally", "suddenly",
+        "later", "once", "again", "thus", "therefore", "indeed", "however", "only", "evidently", "presumably",
+    }
+)  # fmt: skip
+"""Adverbs before a verb that stay before the negation ("she probably did not know"); any other adverb there
+falls under it ("did not always forget", "did not quickly treat")."""
 _DET_LIKE = frozenset({"many", "much", "more", "most", "few", "several", "some", "any", "enough", "other", "such"})
 
 
@@ -288,9 +296,9 @@ def _negate_verb(work: Work, verb: Token) -> None:
         do = {"VBZ": "does", "VBD": "did"}.get(verb.tag, "do")
         at = verb.i
         while at > 0 and sent.tok(at - 1).dep == "advmod" and sent.tok(at - 1).head == verb.i and (
-            sent.tok(at - 1).text.lower() in _SCOPE_ADVERBS
+            sent.tok(at - 1).text.lower() not in _SENTENCE_ADVERBS
         ):
-            at -= 1  # "always forgets" -> "does not always forget", not "always does not forget"
+            at -= 1  # "always forgets" -> "does not always forget"; "quickly treated" -> "did not quickly treat"
         work.insert_before(at, [morph.match_case(do, verb.text) if verb.text.isupper() else do, "not"])
         work.replace(verb.i, morph.base_form(verb.text, verb.lemma))
     else:  # participle, gerund or bare infinitive: "not sitting", "not eaten"

@@ -1,6 +1,6 @@
 """Word-level helpers for the aligned realizer: inflection, pronoun case, agreement, articles, casing.
 
-Pure functions over strings; the only dependency is ``lemminflect`` (imported lazily, calls cached).
+Pure functions over strings; the dependencies are ``lemminflect`` and ``inflect`` (imported lazily, calls cached).
 
 >>> indefinite_article("unhappy"), indefinite_article("user"), indefinite_article("hour")
 ('an', 'a', 'an')
@@ -12,7 +12,9 @@ Pure functions over strings; the only dependency is ``lemminflect`` (imported la
 
 from __future__ import annotations
 
+import itertools
 from functools import lru_cache
+from typing import Any
 
 # ---------------------------------------------------------------- inflection
 
@@ -150,22 +152,27 @@ def agree_verb(text: str, lemma: str, tag: str, person: int, plural: bool) -> st
 
 # ---------------------------------------------------------------- articles and casing
 
-_AN_EXCEPTIONS = ("hour", "honest", "honor", "honour", "heir", "herb")
-_A_EXCEPTIONS = ("uni", "use", "usu", "uti", "ure", "uro", "eu", "ewe", "one", "once", "ubiq", "ukr", "uga")
+@lru_cache(maxsize=1)
+def _inflect_engine() -> Any:
+    import inflect as inflect_lib  # a/an by initial sound: "an hour", "a unanimous", "a U-turn", "an X-ray"
+
+    return inflect_lib.engine()
 
 
+@lru_cache(maxsize=8192)
 def indefinite_article(word: str) -> str:
-    """``a`` or ``an`` for the following word, by its (approximate) initial sound."""
-    w = word.lower().lstrip("\"'(“‘")
-    if not w:
+    """``a`` or ``an`` for the following word, by its initial sound (``inflect``'s rules).
+
+    >>> [indefinite_article(w) for w in ("herbivore", "utensil", "unanimous", "U-turn", "X-ray", "FBI", "18")]
+    ['a', 'a', 'a', 'a', 'an', 'an', 'an']
+    """
+    w = word.lstrip("\"'(“‘")
+    if not w or not w[0].isalnum():
         return "a"
-    if w.startswith(_AN_EXCEPTIONS):
-        return "an"
-    if w.startswith(_A_EXCEPTIONS):
-        return "a"
-    if len(w) > 1 and word[:2].isupper() and word.isalpha():  # acronym: "an FBI agent", "a UN envoy"
-        return "an" if w[0] in "aefhilmnorsx" else "a"
-    return "an" if w[0] in "aeiou" else "a"
+    if w[0].isdigit():  # inflect says "a 8": numbers by their spoken start (eight, eleven, eighteen)
+        digits = "".join(itertools.takewhile(str.isdigit, w.replace(",", "")))
+        return "an" if digits.startswith("8") or (digits[:2] in ("11", "18") and len(digits) % 3 == 2) else "a"
+    return _inflect_engine().a(w).split(" ", 1)[0].lower()
 
 
 def match_case(new: str, like: str) -> str:

@@ -55,7 +55,16 @@ from core.graph import (
     swap_edge_targets,
     validate_graph,
 )
-from core.lexicon import UNIVERSAL_POS, antonyms, hypernyms, wn_pos
+from core.lexicon import (
+    UNIVERSAL_POS,
+    Candidate,
+    LexicalOptions,
+    has_antonyms,
+    is_synonym,
+    sense_antonyms,
+    sense_hypernyms,
+    wn_pos,
+)
 from core.parse_dep_lex import adverb_to_adjective
 from core.types import RULES, Edit, ParsedSentence, Token
 
@@ -311,10 +320,14 @@ def _negatable_arguments(parsed: ParsedSentence, idx: _Index) -> list[str]:
         dets = [t for t in kids if t.dep == "det"]
         if not dets or dets[0].text.lower() not in _NO_DETS or any(t.dep in ("poss", "nummod", "predet") for t in kids):
             continue
-        pred = _var_of_token(parsed, tok.head, idx)
-        if pred is None or idx.negated(pred) or any(
-            t.head == tok.head and t.dep == "neg" for t in parsed.tokens
+        verb = parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) else tok
+        if tok.dep in ("dobj", "dative") and (
+            verb.tag not in ("VBD", "VBZ", "VBP")
+            or any(t.head == verb.i and t.dep in ("aux", "auxpass") for t in parsed.tokens)
         ):
+            continue  # "had to cancel no picnic", "will buy no car": an object takes "no" only after a plain finite verb
+        pred = _var_of_token(parsed, tok.head, idx)
+        if pred is None or idx.negated(pred) or any(t.head == tok.head and t.dep == "neg" for t in parsed.tokens):
             continue  # "did not like no tea": a double negation
         out.append(var)
     return out
@@ -450,13 +463,33 @@ def _predicate(parsed: ParsedSentence, idx: _Index, var: str) -> bool:
     return bool(split_concept(idx.concepts.get(var, ""))[1])
 
 
+def _kind(parsed: ParsedSentence, idx: _Index, var: str) -> str:
+    """The semantic class an argument swap compares: "animate", a noun's WordNet lexicographer class
+    (``noun.food``, ``noun.artifact``), or "" when unknown (a pronoun like "it", a clause)."""
+    if _animate(parsed, idx, var):
+        return "animate"
+    tok = _head_token(parsed, var)
+    if tok is not None and tok.pos not in ("NOUN", "PROPN"):
+        return ""
+    from core.wordnet_facts import lexname
+
+    return lexname(split_concept(idx.concepts.get(var, ""))[0], "n")
+
+
+def _nominal(parsed: ParsedSentence, var: str) -> bool:
+    tok = _head_token(parsed, var)
+    return tok is not None and tok.pos in ("NOUN", "PROPN")
+
+
 def _can_trade(parsed: ParsedSentence, idx: _Index, a: str, b: str) -> bool:
-    """Agent and patient can trade places: both are persons, animals or groups ("the nurse examined the
-    patient"), or both are clauses (the two sides of ``cause-01``). "The soup brought the waiter" is no role
-    swap a reader accepts: an object cannot act (docs/quality-protocol.md, RS)."""
+    """Two arguments can trade places: both clauses (the two sides of ``cause-01``), both persons, animals or
+    groups ("the nurse examined the patient"), or two nouns of one WordNet class ("the truck hit the car",
+    "she prefers tea to coffee"). "The soup brought the waiter" is no role swap a reader accepts: an object
+    cannot act (docs/quality-protocol.md, RS)."""
     if _predicate(parsed, idx, a) and _predicate(parsed, idx, b):
         return True
-    return _animate(parsed, idx, a) and _animate(parsed, idx, b)
+    kind = _kind(parsed, idx, a)
+    return bool(kind) and kind == _kind(parsed, idx, b)
 
 
 _CLAUSE_ROLES = (":concession",)  # "although A, B" <-> "although B, A" (a condition's tenses would not follow)
@@ -513,8 +546,9 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
       places (:func:`_can_trade`: both animate, or the two clauses of ``cause-01``: "she is happy because her
       team won" -> "her team won because she is happy"); ``agent-patient-any`` (opt-in) swaps them whatever
       they are ("the soup brought the waiter"), as the paper's generator does;
-    - ``recipient``: ARG0 <-> ARG2 of a ditransitive when both are persons, animals or groups ("the teacher gave
-      the students a test" -> "the students gave the teacher a test"), and ARG1 <-> ARG2 when both are;
+    - ``recipient``: ARG0 <-> ARG2 and ARG1 <-> ARG2 when the two can trade places ("the teacher gave the
+      students a test" -> "the students gave the teacher a test"; "she prefers tea to coffee"), and a
+      source with a destination ("from Paris to London");
     - ``comparison``: the two sides of a comparison ("Tom is taller than his brother");
     - ``clauses``: a main clause and its concessive clause ("although A, B" -> "although B, A");
     - ``two-leaf`` (opt-in, the released code's behaviour): the edges of two leaves anywhere in the graph.
@@ -545,8 +579,15 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
             for ra in (":ARG0", ":ARG1"):
                 for a in args[ra]:
                     for b in args[":ARG2"]:
-                        if _animate(parsed, idx, a) and _animate(parsed, idx, b):
+                        if _can_trade(parsed, idx, a, b) and not (
+                            _predicate(parsed, idx, a) or _predicate(parsed, idx, b)
+                        ):
                             add(_pair_edit(parsed, idx, event, a, b, ra, ":ARG2", "recipient"))
+        if "recipient" in variants:
+            for a in [t for r, t in outs if r == ":source"]:
+                for b in [t for r, t in outs if r == ":destination"]:
+                    if _nominal(parsed, a) and _nominal(parsed, b):  # "from Paris to London" -> "from London to Paris"
+                        add(_pair_edit(parsed, idx, event, a, b, ":source", ":destination", "recipient"))
         if "clauses" in variants:
             for r, t in outs:
                 if r in _CLAUSE_ROLES and _predicate(parsed, idx, event) and _predicate(parsed, idx, t):
@@ -633,6 +674,9 @@ _KEEP_WORDS = frozenset(
 """Quantifier, determiner-like, degree and focus words US never drops alone: "every morning" -> "morning",
 "more than 300" -> "than 300" and "very" without its adjective are not English, and "only"/"even" change scope."""
 _PP_HEAD_DEPS = frozenset({"prep", "agent"})
+_LOCATIVE_VERBS = frozenset(
+    {"live", "reside", "dwell", "lie", "put", "place", "set", "lay", "belong", "stay", "remain"}
+)
 _CLAUSE_KIDS = frozenset({"quantmod", "advmod", "nsubj", "nsubjpass", "mark", "aux", "dobj", "prep", "npadvmod"})
 _NOUN_ADVERBIAL_DEPS = frozenset({"npadvmod", "tmod"})
 
@@ -696,7 +740,14 @@ def _us_kind(parsed: ParsedSentence, idx: _Index, var: str, parent: str, role: s
     in_pp = tok.dep in _PP_HEAD_DEPS or (tok.dep in ("pobj", "pcomp") and head.dep in _PP_HEAD_DEPS)
     if not _closed(idx, var):
         return None
-    if role in _ADJUNCT_ROLES or role.startswith(":prep-") or (role == ":ARG0" and tok.dep == "pobj" and head.dep == "agent"):
+    verb = _head_token(parsed, parent)
+    if role == ":location" and verb is not None and verb.lemma.lower() in _LOCATIVE_VERBS:
+        return None  # "lived in London" -> "lived": the place completes the verb
+    if (
+        role in _ADJUNCT_ROLES
+        or role.startswith(":prep-")
+        or (role == ":ARG0" and tok.dep == "pobj" and head.dep == "agent")
+    ):
         if in_pp or tok.dep in _NOUN_ADVERBIAL_DEPS or (tok.dep == "advmod" and tok.pos == "ADV"):
             return "adjunct" if word not in _KEEP_WORDS else None
         return None
@@ -801,11 +852,35 @@ def _transitive(parsed: ParsedSentence, var: str) -> bool | None:
     return bool(deps & {"dobj", "nsubjpass", "auxpass", "dative"}) or (head.tag == "VBN" and head.dep == "acl")
 
 
+def _aligned_token(parsed: ParsedSentence, var: str) -> int | None:
+    """Index of the first token aligned to ``var`` (None without an alignment)."""
+    return next((i for i in parsed.alignment.get(var, ()) if 0 <= i < len(parsed.tokens)), None)
+
+
+_LAST_CONTEXT: tuple[Any, Any] = (None, None)  # (parsed, SentenceContext): AR and HS share a sentence's sense choices
+
+
+def _context_for(parsed: ParsedSentence, method: str) -> Any:
+    """The :class:`core.senses.SentenceContext` of ``parsed``; the last one is reused (AR, then HS)."""
+    global _LAST_CONTEXT
+    from core.senses import SentenceContext
+
+    last_parsed, last = _LAST_CONTEXT  # one tuple read: safe when rules run in threads
+    if last_parsed is parsed and last is not None and last.method_asked == method:
+        return last
+    context = SentenceContext(parsed.tokens, method)
+    _LAST_CONTEXT = (parsed, context)
+    return context
+
+
 def _lexical_edits(
-    rule: str, variant: str, parsed: ParsedSentence, lookup: Callable[..., list[Any]], max_candidates: int
+    rule: str, variant: str, parsed: ParsedSentence, max_candidates: int, options: LexicalOptions
 ) -> list[Edit]:
+    """AR/HS edits: per eligible node, choose the word's sense in this sentence (:mod:`core.senses`) and
+    offer the antonyms / hypernyms of that sense only, never a synonym of it."""
     idx = _index_for(parsed)
     word = "antonym" if rule == "AR" else "hypernym"
+    context = None
     edits = []
     for var in idx.order:
         old = idx.concepts[var]
@@ -815,8 +890,20 @@ def _lexical_edits(
         if not lemma.replace("-", "").isalpha():
             continue
         for pos in node_pos(parsed, var, old):
-            found = lookup(lemma, pos, _transitive(parsed, var)) if rule == "HS" and pos in ("VERB", "AUX") else None
-            found = found if found is not None else lookup(lemma, pos)
+            if rule == "AR" and not has_antonyms(lemma, pos):
+                continue
+            if context is None:
+                context = _context_for(parsed, options.sense_choice)
+            choice = context.choose(lemma, pos, _aligned_token(parsed, var))
+            if choice is None:
+                continue
+            found: list[Candidate]
+            if rule == "AR":
+                found = sense_antonyms(choice.synset, lemma)
+            else:
+                transitive = _transitive(parsed, var) if pos in ("VERB", "AUX") else None
+                found = sense_hypernyms(choice.synset, lemma, transitive, options.min_zipf)
+            found = [c for c in found if is_synonym(lemma, c.lemma, choice.synset) is None]
             candidates = found[:max_candidates] if max_candidates > 0 else found
             if not candidates:
                 continue
@@ -850,6 +937,7 @@ def _lexical_edits(
                             "pos": upos,
                             "synset": cand.synset,
                             "old_lemma": lemma,
+                            **choice.details(),
                         },
                     )
                 )
@@ -857,14 +945,20 @@ def _lexical_edits(
     return edits
 
 
-def ar_edits(parsed: ParsedSentence, max_candidates: int = DEFAULT_MAX_CANDIDATES) -> list[Edit]:
-    """Antonym replacement through WordNet (up to ``max_candidates`` per node, best first; 0 = all)."""
-    return _lexical_edits("AR", "antonym", parsed, antonyms, max_candidates)
+def ar_edits(
+    parsed: ParsedSentence, max_candidates: int = DEFAULT_MAX_CANDIDATES, options: LexicalOptions | None = None
+) -> list[Edit]:
+    """Antonym replacement through WordNet, from the word's sense in this sentence (up to
+    ``max_candidates`` per node, best first; 0 = all)."""
+    return _lexical_edits("AR", "antonym", parsed, max_candidates, options or LexicalOptions())
 
 
-def hs_edits(parsed: ParsedSentence, max_candidates: int = DEFAULT_MAX_CANDIDATES) -> list[Edit]:
-    """Hypernym substitution through WordNet (up to ``max_candidates`` per node, best first; 0 = all)."""
-    return _lexical_edits("HS", "hypernym", parsed, hypernyms, max_candidates)
+def hs_edits(
+    parsed: ParsedSentence, max_candidates: int = DEFAULT_MAX_CANDIDATES, options: LexicalOptions | None = None
+) -> list[Edit]:
+    """Hypernym substitution through WordNet, from the word's sense in this sentence (up to
+    ``max_candidates`` per node, best first; 0 = all)."""
+    return _lexical_edits("HS", "hypernym", parsed, max_candidates, options or LexicalOptions())
 
 
 # --------------------------------------------------------------------------- all rules, sampling
@@ -900,19 +994,21 @@ def parse_variants(entries: Sequence[str]) -> dict[str, tuple[str, ...]]:
         rule, sep, variant = str(entry).strip().partition(":")
         rule = rule.strip().upper()
         if not sep or rule not in VARIANTS:
-            raise ConfigError(
-                f"bad rule variant {entry!r}", hint="write RULE:variant, e.g. PN:any-node or RS:two-leaf"
-            )
+            raise ConfigError(f"bad rule variant {entry!r}", hint="write RULE:variant, e.g. PN:any-node or RS:two-leaf")
         _check_variants(rule, [variant.strip()], VARIANTS[rule])
         chosen.setdefault(rule, []).append(variant.strip())
     return {rule: tuple(chosen.get(rule, DEFAULT_VARIANTS[rule])) for rule in VARIANTS}
 
 
 def enumerate_edits(
-    parsed: ParsedSentence, rules: Sequence[str] = RULES, variants: Mapping[str, Sequence[str]] | None = None
+    parsed: ParsedSentence,
+    rules: Sequence[str] = RULES,
+    variants: Mapping[str, Sequence[str]] | None = None,
+    lexical: LexicalOptions | None = None,
 ) -> dict[str, list[Edit]]:
     """Every applicable edit of each rule in ``rules`` (a rule that does not apply maps to ``[]``), with each
-    rule's ``variants`` (default :data:`DEFAULT_VARIANTS`; the released code's behaviours are opt-in).
+    rule's ``variants`` (default :data:`DEFAULT_VARIANTS`; the released code's behaviours are opt-in);
+    ``lexical`` configures AR/HS (sense choice, hypernym frequency; default :class:`LexicalOptions`).
 
     >>> from core.graph import decode
     >>> p = ParsedSentence("The cat chased the mouse.", decode("(c / chase-01 :ARG0 (c2 / cat) :ARG1 (m / mouse))"))
@@ -930,7 +1026,7 @@ def enumerate_edits(
         if rule in ("PN", "RS", "US"):
             out[rule] = RULE_FUNCTIONS[rule](parsed, tuple(wanted) if wanted else DEFAULT_VARIANTS[rule])
         else:
-            out[rule] = RULE_FUNCTIONS[rule](parsed)
+            out[rule] = RULE_FUNCTIONS[rule](parsed, **({} if lexical is None else {"options": lexical}))
     return out
 
 

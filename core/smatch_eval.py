@@ -30,6 +30,7 @@ import penman
 from core.errors import GraphError, InputError
 from core.progress import ProgressCallback, check_cancel, report
 from core.provenance import environment, file_sha256, timestamp
+from core.textio import read_text
 
 _LOCK = threading.Lock()  # smatch keeps its state in module globals
 
@@ -57,7 +58,7 @@ def read_gold(path: str | os.PathLike[str]) -> list[tuple[str, penman.Graph]]:
     p = Path(path)
     if not p.is_file():
         raise InputError(f"gold AMR file not found: {p}", hint="pass a file of '# ::snt' lines and PENMAN graphs")
-    text = p.read_text(encoding="utf-8", errors="replace")
+    text = read_text(p)  # the encoding sniffing every reader uses (UTF-16 gold files too)
     out: list[tuple[str, penman.Graph]] = []
     block: list[str] = []
     start = 0
@@ -76,8 +77,9 @@ def read_gold(path: str | os.PathLike[str]) -> list[tuple[str, penman.Graph]]:
         try:
             graph = penman.decode(chunk)
         except penman.DecodeError as exc:
+            where = f" (line {start + (exc.lineno or 1) - 1}, column {exc.offset})" if exc.offset is not None else ""
             raise GraphError(
-                f"{p.name}: the graph starting at line {start} cannot be read: {exc}",
+                f"{p.name}: the graph starting at line {start} cannot be read: {exc.message}{where}",
                 hint="check its parentheses and ':role value' pairs",
             ) from exc
         out.append((graph.metadata.get("snt", ""), graph))
@@ -147,8 +149,14 @@ def pair_counts(
     return matched, len(inst1) + len(attr1) + len(rel1), len(inst2) + len(attr2) + len(rel2)
 
 
+def gold_size(gold: penman.Graph | str, index: int = 0) -> int:
+    """How many triples smatch counts in a gold graph (what a missing prediction loses in recall)."""
+    inst, attr, rel = _smatch_amr(gold, "gold", index).get_triples()
+    return len(inst) + len(attr) + len(rel)
+
+
 def corpus_smatch(
-    pred: Sequence[penman.Graph | str],
+    pred: Sequence[penman.Graph | str | None],
     gold: Sequence[penman.Graph | str],
     *,
     seed: int = 0,
@@ -159,6 +167,8 @@ def corpus_smatch(
     """Corpus Smatch: precision, recall and F1 from triple counts summed over all pairs.
 
     ``restarts`` random restarts per pair (smatch's default ``-r 4``); ``seed`` fixes them.
+    A ``None`` prediction (a sentence the parser could not parse) is a miss: its gold
+    triples count in recall, it earns nothing in precision.
     Returns ``{"precision", "recall", "f1", "n", "matched", "predicted", "gold", "seed", "restarts"}``.
     """
     if len(pred) != len(gold):
@@ -169,7 +179,9 @@ def corpus_smatch(
     matched = n_pred = n_gold = 0
     for n, (p, g) in enumerate(zip(pred, gold, strict=True)):
         check_cancel(cancel)
-        m, tp, tg = pair_counts(p, g, seed=seed + n, restarts=restarts, index=n)
+        m, tp, tg = (
+            pair_counts(p, g, seed=seed + n, restarts=restarts, index=n) if p is not None else (0, 0, gold_size(g, n))
+        )
         matched += m
         n_pred += tp
         n_gold += tg
@@ -200,8 +212,10 @@ def score_parser(
     progress: ProgressCallback | None = None,
     cancel: threading.Event | None = None,
 ) -> dict[str, Any]:
-    """Parse the gold file's sentences with ``parser`` and score them; sentences the parser
-    rejects score their placeholder graph (so they count against recall)."""
+    """Parse the gold file's sentences with ``parser`` and score them.
+
+    A sentence the parser rejects is a zero-recall miss (its placeholder graph is not scored:
+    it used to earn precision with nothing parsed); ``unparsed`` lists their indices."""
     gold = read_gold(gold_path)
     if limit is not None:
         gold = gold[: max(0, limit)]
@@ -210,7 +224,7 @@ def score_parser(
     parsed = parser.parse(sentences)
     scores: dict[str, Any] = dict(
         corpus_smatch(
-            [p.graph for p in parsed],
+            [p.graph if p.ok else None for p in parsed],
             [g for _, g in gold],
             seed=seed,
             restarts=restarts,
@@ -219,6 +233,7 @@ def score_parser(
         )
     )
     scores["parse_errors"] = sum(1 for p in parsed if not p.ok)
+    scores["unparsed"] = [i for i, p in enumerate(parsed) if not p.ok]
     scores["gold_file"] = str(gold_path)
     scores["parser"] = getattr(parser, "name", type(parser).__name__)
     scores["provenance"] = {

@@ -2,7 +2,8 @@
 
 Readers sniff the encoding (BOMs, UTF-8, UTF-16 without BOM, then cp1252) and
 refuse binary data with a clear :class:`~core.errors.InputError`. Writers go
-through a temporary file in the same folder and an ``os.replace``.
+through :func:`core.output.atomic_writer` (temporary file beside the target, then
+``os.replace``; special files refused, permissions kept).
 
 >>> import tempfile, pathlib
 >>> d = pathlib.Path(tempfile.mkdtemp())
@@ -19,12 +20,12 @@ import csv
 import io
 import json
 import os
-import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from core.errors import InputError
+from core.output import atomic_writer
 
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"),
@@ -126,21 +127,68 @@ def read_rows(path: str | os.PathLike[str], *, fmt: str | None = None) -> list[d
                 raise InputError(f"{path}, line {n}: expected a JSON object", hint="each line must be one JSON object")
             rows.append(value)
         return rows
+    return [row for _, row in read_delimited(text, path, fmt)]
+
+
+def read_table_lines(path: str | os.PathLike[str], *, fmt: str | None = None) -> list[tuple[int, dict[str, Any]]]:
+    """Like :func:`read_rows` for CSV/TSV, each row with the file line it starts on (blank lines and
+    quoted line breaks counted), so reports name the right line."""
+    fmt = fmt or table_format(path)
+    return read_delimited(read_text(path), path, fmt)
+
+
+def read_delimited(text: str, path: str | os.PathLike[str], fmt: str) -> list[tuple[int, dict[str, Any]]]:
+    """CSV/TSV rows as dicts with the line each starts on; see :func:`iter_delimited`."""
+    return list(iter_delimited(io.StringIO(text), path, fmt))
+
+
+def iter_delimited(fh: Iterable[str], path: str | os.PathLike[str], fmt: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """CSV/TSV rows as dicts, streamed, refusing what would silently merge or shift rows.
+
+    An unclosed quote makes the csv module swallow the following lines into one field:
+    a quoted field that runs over lines which themselves look like rows (they hold the
+    delimiter), or that runs to the end of the file, stops the read with its line number.
+    """
     delimiter = "\t" if fmt == "tsv" else ","
+    name = "tab" if fmt == "tsv" else "comma"
+    reader = csv.reader(fh, delimiter=delimiter, strict=True)
+    header: list[str] | None = None
+    last = 0
     try:
-        reader = csv.DictReader(io.StringIO(text), delimiter=delimiter)
-        rows = [dict(r) for r in reader]
+        for fields in reader:
+            start, last = last + 1, reader.line_num
+            if last > start and any("\n" in f for f in fields):
+                inside = [part for f in fields if "\n" in f for part in f.split("\n")[1:]]
+                if any(delimiter in part for part in inside):  # the field swallowed what look like rows
+                    raise InputError(
+                        f"{path}, line {start}: a quoted field runs on to line {last}, over lines that look like rows",
+                        hint=f"close the quote on line {start}, or double a quote inside a quoted field (\"\")",
+                    )
+            if header is None:
+                header = fields
+                continue
+            if not any(f.strip() for f in fields):
+                continue  # a blank line
+            if len(fields) > len(header):
+                raise InputError(
+                    f"{path}, line {start}: more fields than the header has ({len(fields)}, not {len(header)})",
+                    hint=f"check the delimiter ({name}) and the quoting",
+                )
+            yield start, {h: (fields[i] if i < len(fields) else None) for i, h in enumerate(header)}
     except csv.Error as exc:
-        raise InputError(f"{path} is not valid {fmt.upper()}: {exc}", hint="check its quoting") from exc
-    if reader.fieldnames is None:
-        raise InputError(f"{path} is empty", hint=f"a {fmt.upper()} file needs a header row")
-    for n, row in enumerate(rows, 2):
-        if None in row:
+        if "end of data" in str(exc):
             raise InputError(
-                f"{path}, row {n}: more fields than the header has",
-                hint=f"check the delimiter ({'tab' if fmt == 'tsv' else 'comma'}) and the quoting",
-            )
-    return rows
+                f"{path}, line {last + 1}: a quote opened here is never closed",
+                hint='close the quote, or double a quote inside a quoted field (""); '
+                "the rest of the file would be read as one field",
+            ) from exc
+        where = f", found on line {reader.line_num}" if reader.line_num > last + 1 else ""
+        raise InputError(
+            f"{path}, line {last + 1}: not valid {fmt.upper()} ({exc}{where})",
+            hint='check the quoting of that row; a quote inside a quoted field is written ""',
+        ) from exc
+    if header is None:
+        raise InputError(f"{path} is empty", hint=f"a {fmt.upper()} file needs a header row")
 
 
 def pick_column(
@@ -165,27 +213,6 @@ def pick_column(
         if cand in lowered:
             return lowered[cand]
     return None
-
-
-@contextlib.contextmanager
-def atomic_writer(path: str | os.PathLike[str], mode: str = "w", encoding: str | None = "utf-8") -> Iterator[Any]:
-    """Open a temporary file beside ``path``; on success fsync and rename it over ``path``.
-
-    On any error the temporary file is removed and ``path`` is left as it was.
-    """
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, mode, encoding=None if "b" in mode else encoding, newline="" if "b" not in mode else None) as fh:
-            yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
@@ -236,3 +263,73 @@ def json_default(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return dataclasses.asdict(value)
     return str(value)
+
+
+SNIFF_BYTES = 1 << 20
+"""How much of a file :func:`open_text` reads to guess its encoding and refuse binary data."""
+
+
+@contextlib.contextmanager
+def open_text(path: str | os.PathLike[str]) -> Iterator[io.TextIOBase]:
+    """Open a text file for streaming, with the encoding sniffed from its first megabyte.
+
+    Same checks and newline handling as :func:`read_text`, without reading the whole file.
+    """
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"file not found: {p}", hint="check the path")
+    if p.is_dir():
+        raise InputError(f"{p} is a folder, not a file", hint="name a file inside it")
+    try:
+        fh = open(p, "rb")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise InputError(f"cannot read {p}: {exc.strerror}", hint="check its permissions") from exc
+    try:
+        head = fh.read(SNIFF_BYTES)
+        encoding = sniff_encoding(head)
+        if encoding == "cp1252" and len(head) == SNIFF_BYTES:
+            with contextlib.suppress(UnicodeDecodeError):  # a multi-byte character cut by the sniff window
+                head[:-3].decode("utf-8")
+                encoding = "utf-8"
+        cut = len(head) == SNIFF_BYTES  # the window may end inside a character
+        sample = head.decode(encoding, errors="ignore" if cut else "strict")
+        controls = sum(1 for ch in sample[:20000] if ord(ch) < 32 and ch not in "\t\n\r\f\v")
+        if "\x00" in sample or controls > max(8, len(sample[:20000]) // 100):
+            raise InputError(f"{p} looks like binary data, not text", hint="give a plain text, CSV, TSV or JSONL file")
+        fh.seek(0)
+        text = io.TextIOWrapper(fh, encoding=encoding, newline=None)
+        yield text
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"{p} is not readable text ({exc.reason})", hint="save it as UTF-8 (or UTF-16 with a BOM) and try again"
+        ) from exc
+    finally:
+        fh.close()
+
+
+def iter_rows(path: str | os.PathLike[str], *, fmt: str | None = None) -> Iterator[dict[str, Any]]:
+    """Stream the rows :func:`read_rows` returns, one at a time (memory does not grow with the file)."""
+    fmt = fmt or table_format(path)
+    with open_text(path) as fh:
+        if fmt == "txt":
+            for n, line in enumerate(fh, 1):
+                line = line.rstrip("\n")
+                if line.strip():
+                    yield {"sentence": line, "line": n}
+            return
+        if fmt == "jsonl":
+            for n, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    value = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise InputError(
+                        f"{path}, line {n}: not valid JSON ({exc.msg})", hint="each line must be one JSON object"
+                    ) from exc
+                if not isinstance(value, dict):
+                    raise InputError(f"{path}, line {n}: expected a JSON object", hint="each line must be one JSON object")
+                yield value
+            return
+        for _, row in iter_delimited(fh, path, fmt):
+            yield row

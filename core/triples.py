@@ -23,6 +23,7 @@ read: it is counted in :attr:`TripleSet.bad` with its row number and reason.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from collections import Counter
@@ -32,10 +33,11 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import InputError
-from core.textio import pick_column, read_rows, read_text, table_format
+from core.textio import pick_column, read_table_lines, read_text, table_format
 from core.types import RULES
 
 LAYOUTS: tuple[str, ...] = ("foil-engine", "sentencesmith", "generic")
+PARQUET_SUFFIXES = (".parquet", ".pq")
 
 SENTENCESMITH_RULES: Mapping[str, str] = {
     "RD": "US",
@@ -120,6 +122,11 @@ def _missing(value: Any) -> bool:
         return True
     text = str(value).strip()
     return not text or text.lower() in _NAN_STRINGS
+
+
+def _has_surrogate(text: str) -> bool:
+    """True for text holding a lone surrogate (JSON ``"\\ud800"``): it has no UTF-8 form."""
+    return any(0xD800 <= ord(ch) <= 0xDFFF for ch in text)
 
 
 def normalise_rule(value: Any) -> str:
@@ -233,6 +240,9 @@ def triples_from_records(
         if missing:
             bad.append(BadRow(n, "missing " + " and ".join(missing)))
             continue
+        if any(_has_surrogate(str(values[role])) for role in ("source", "paraphrase", "foil")):
+            bad.append(BadRow(n, "invalid text (a lone UTF-16 surrogate such as \\ud800)"))
+            continue  # no model can encode it: skip the row, not fail every model
         triples.append(
             Triple(
                 source=str(values["source"]).strip(),
@@ -254,7 +264,8 @@ def read_triples(
     columns: Mapping[str, str] | None = None,
     include_rejected: bool = False,
 ) -> TripleSet:
-    """Read triples from a CSV/TSV/JSONL file (layout detected from the columns unless given).
+    """Read triples from a CSV/TSV/JSONL/Parquet file, or a sharded ``smithtui foils --out DIR/`` folder
+    (layout detected from the columns unless given).
 
     Raises :class:`~core.errors.InputError` for a file that cannot be read at all;
     bad rows are counted, not raised.
@@ -262,17 +273,22 @@ def read_triples(
     from core.provenance import file_sha256
 
     p = Path(path)
-    fmt = table_format(p)
+    if p.is_dir() and (p / "manifest.json").exists():
+        return _read_sharded(p, layout=layout, columns=columns, include_rejected=include_rejected)
+    fmt = "parquet" if p.suffix.lower() in PARQUET_SUFFIXES else table_format(p)
     if fmt == "txt":
         raise InputError(
             f"{p}: cannot tell the table format from the suffix {p.suffix!r}",
-            hint="use a .csv, .tsv or .jsonl file",
+            hint="use a .csv, .tsv, .jsonl or .parquet file",
         )
-    if fmt == "jsonl":
+    if fmt == "parquet":
+        rows, broken = _read_parquet(p), []
+        lines = list(range(1, len(rows) + 1))  # Parquet rows are numbered from 1
+    elif fmt == "jsonl":
         rows, lines, broken = _read_jsonl(p)
     else:
-        rows = read_rows(p, fmt=fmt)
-        lines, broken = list(range(2, len(rows) + 2)), []  # the header is line 1
+        numbered = read_table_lines(p, fmt=fmt)
+        rows, lines, broken = [r for _, r in numbered], [n for n, _ in numbered], []
     ts = triples_from_records(rows, layout=layout, columns=columns, path=str(p), include_rejected=include_rejected)
     # Row numbers are file line numbers.
     triples = tuple(
@@ -288,6 +304,30 @@ def read_triples(
         columns=ts.columns,
         n_rows=ts.n_rows + len(broken),
     )
+
+
+def _read_parquet(path: Path) -> list[dict[str, Any]]:
+    """The rows of a Parquet file (typed nested columns come back as lists and dicts)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.read_table(path).to_pylist()
+    except (OSError, pa.ArrowException) as exc:
+        raise InputError(f"{path}: not a readable Parquet file ({exc})", hint="re-export it, or use .jsonl") from exc
+
+
+def _read_sharded(
+    folder: Path, *, layout: str | None, columns: Mapping[str, str] | None, include_rejected: bool
+) -> TripleSet:
+    """The triples of a sharded ``smithtui foils --out DIR/`` folder (its finished parts, in input order);
+    row numbers count records from 1, and the hash is the manifest's."""
+    from core.provenance import file_sha256
+    from core.shards import MANIFEST, read_parts
+
+    rows = list(read_parts(folder))
+    ts = triples_from_records(rows, layout=layout, columns=columns, path=str(folder), include_rejected=include_rejected)
+    return dataclasses.replace(ts, sha256=file_sha256(folder / MANIFEST))
 
 
 def _read_jsonl(path: Path) -> tuple[list[dict[str, Any]], list[int], list[BadRow]]:

@@ -129,6 +129,9 @@ class RoundTripValidator:
             return self._verdict(False, 0.0, "no change: the foil is identical to the source")
         if not cand.text.strip():
             return self._verdict(False, 0.0, "empty foil")
+        synonym = synonym_substitution(cand)
+        if synonym:
+            return self._verdict(False, 0.0, synonym)
         return None
 
     def judge(self, cand: FoilCandidate, reparse: ParsedSentence) -> Verdict:
@@ -217,6 +220,29 @@ def broken_reparse(
             if roles & ADJUNCT_ROLES:
                 return f"negation on the adverbial {concepts.get(s, s)} ({', '.join(sorted(roles))}) is not English negation"
     return ""
+
+
+# ---------------------------------------------------------------- non-changes
+
+
+def synonym_substitution(cand: FoilCandidate) -> str | None:
+    """Why an AR/HS foil changes nothing, or None: its new word is a synonym of the old one in the
+    chosen sense (``Edit.details["sense"]``; without one, in any sense of the old word): "car" ->
+    "automobile", "chilly" -> "cold". Such a foil keeps the meaning, so it is never a foil.
+    """
+    edit = cand.edit
+    details = edit.details or {}
+    old, new = details.get("old_lemma"), details.get("new_lemma")
+    if edit.rule not in ("AR", "HS") or not old or not new:
+        return None
+    from core.lexicon import is_synonym, wordnet_available
+
+    if not wordnet_available():
+        return None
+    where = is_synonym(str(old), str(new), details.get("sense"), details.get("pos"))
+    if where is None:
+        return None
+    return f"no change: {new!r} is a synonym of {old!r} in this sense ({where})"
 
 
 # ---------------------------------------------------------------- the intended change

@@ -26,7 +26,16 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from core.config import Settings
-from core.curation import CurationError, CurationSession, SessionSummary, export_records, previous_session
+from core.curation import (
+    CurationError,
+    CurationSession,
+    JournalInUse,
+    SessionSummary,
+    export_records,
+    open_session,
+    previous_session,
+    sibling_journals,
+)
 from core.errors import SmithError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -121,21 +130,18 @@ class Backends:
     def specs(self) -> list[Any]:
         """Every registered embedder with whether it is usable offline (cheap: loads nothing)."""
         if self._specs is None:
-            try:
-                from core.embed.registry import list_embedders
+            from core.embed.registry import list_embedders  # first-party: an import bug must show, not empty the list
 
-                self._specs = list(list_embedders())
-            except ImportError:
-                self._specs = []
+            self._specs = list(list_embedders())
         return self._specs
 
     def cache(self) -> Any:
         """The on-disk embedding cache used by evaluations (None when unavailable)."""
         if self._cache is None:
-            with contextlib.suppress(ImportError, TypeError):
-                from core.embed.cache import EmbeddingCache
+            from core.embed.cache import EmbeddingCache  # first-party: no silent fallback to "no cache"
+            from smithtui.screens.job import CANCEL_CHUNK
 
-                self._cache = EmbeddingCache(self.settings.cache_dir())
+            self._cache = EmbeddingCache(self.settings.cache_dir(), chunk_size=CANCEL_CHUNK)
         return self._cache
 
 
@@ -160,6 +166,9 @@ class SmithApp(App[None]):
 
     class BasketChanged(Message):
         """Posted to the active screen after any decision, undo, restore or export."""
+
+    class ModelsChanged(Message):
+        """Posted to the workbench and Compare when the shared model choice changed (:meth:`SmithApp.set_models`)."""
 
     class ExportDone(Message):
         def __init__(self, result: Any) -> None:
@@ -192,6 +201,11 @@ class SmithApp(App[None]):
         self.warm = warm
         self._on_first_frame = on_first_frame
         self.curation: CurationSession | None = None
+        self.state_path = self.journal_path.with_name("ui-state.json")  # the model choice, kept across restarts
+        self.models: tuple[str, ...] = self._load_models() or tuple(settings.models.embedders)
+        self.last_paths: dict[str, str] = {}  # per file prompt ("export", "sentences", ...): the last path given
+        self.quit_note = ""  # what quitting cancelled, printed once the terminal is back
+        self.undo_armed: int | None = None  # seq of a decision on an earlier sentence that the next u undoes
         self.previous: SessionSummary | None = None
         self.first_frame_at: float | None = None
         self.backend_state: dict[str, tuple[str, str]] = {}
@@ -254,6 +268,11 @@ class SmithApp(App[None]):
             except Exception as exc:  # a broken optional screen must not take the app down
                 self.notify(f"cannot open {mode}: {exc}", severity="error", markup=False)
 
+    def on_resize(self, event: Any) -> None:
+        """``-narrow`` below 100 columns, ``-short`` below 30 rows: the stylesheet's compact layout."""
+        self.set_class(event.size.width < 100, "-narrow")
+        self.set_class(event.size.height < 30, "-short")
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # a screen that is not installed is hidden from the footer and the palette
         return not (action == "show" and parameters and parameters[0] not in self._modes)
@@ -286,7 +305,32 @@ class SmithApp(App[None]):
         if self.warm:
             self.warm_up()
 
+    def _free_journal(self) -> None:
+        """Move to a sibling journal when another window holds this one (each journal has one writer)."""
+        from core.journal import Journal, JournalLocked
+
+        for candidate in sibling_journals(self.journal_path):
+            probe = Journal(candidate)
+            try:
+                probe.lock()
+            except JournalLocked:
+                continue
+            except OSError:
+                return  # reported when the session opens
+            probe.unlock()
+            if candidate != self.journal_path:
+                self.notify(
+                    f"the journal {self.journal_path} is in use by another smithtui window; "
+                    f"this window journals to {candidate}",
+                    severity="warning",
+                    markup=False,
+                    timeout=10,
+                )
+                self.journal_path = candidate
+            return
+
     def _start_curation(self) -> None:
+        self._free_journal()
         try:
             self.previous = previous_session(self.journal_path)
         except OSError as exc:
@@ -306,7 +350,15 @@ class SmithApp(App[None]):
 
     def _open_session(self, restore: bool | None) -> None:
         try:
-            self.curation = CurationSession.open(self.journal_path, restore=bool(restore))
+            self.curation, where = open_session(self.journal_path, restore=bool(restore))
+            if where != self.journal_path:  # another window took it meanwhile
+                self.notify(f"the journal is in use by another window; this one journals to {where}", markup=False)
+                self.journal_path = where
+        except JournalInUse as exc:
+            self.notify(f"{exc.message} (hint: {exc.hint})", severity="error", markup=False, timeout=10)
+            fallback = Path(tempfile.mkdtemp(prefix="smithtui-")) / "journal.jsonl"
+            self.journal_path = fallback
+            self.curation = CurationSession.open(fallback, restore=False)
         except (CurationError, OSError) as exc:
             fallback = Path(tempfile.mkdtemp(prefix="smithtui-")) / "journal.jsonl"
             self.notify(
@@ -323,6 +375,54 @@ class SmithApp(App[None]):
         if restore and self.previous is not None and self.previous.last_input:
             with contextlib.suppress(Exception):
                 self.get_screen_for_mode("workbench").restore_input(self.previous.last_input)
+
+    def _load_models(self) -> tuple[str, ...]:
+        import json
+
+        try:
+            value = json.loads(self.state_path.read_text(encoding="utf-8")).get("models")
+        except (OSError, ValueError, AttributeError):
+            return ()
+        ok = isinstance(value, list) and all(isinstance(m, str) for m in value)
+        return tuple(value) if ok else ()
+
+    def set_models(self, models: Sequence[str]) -> None:
+        """The embedding models the workbench and Compare score with: shared, and kept for the next start."""
+        from core.textio import atomic_write_json
+
+        models = tuple(models)
+        if models == self.models:
+            return
+        self.models = models
+        try:
+            atomic_write_json(self.state_path, {"models": list(models)})
+        except (OSError, SmithError) as exc:
+            self.notify(f"the model choice is not kept for the next start: {exc}", severity="warning", markup=False)
+        for mode in ("workbench", "compare"):
+            with contextlib.suppress(LookupError):
+                self.get_screen_for_mode(mode).post_message(self.ModelsChanged())
+
+    def cancel_jobs(self) -> list[str]:
+        """Ask every running job (crafting, Compare, Variation, CLSD) to stop; returns their screens' names."""
+        stopped = []
+        for mode, stack in self._screen_stacks.items():
+            if not stack:
+                continue
+            screen = stack[0]
+            event = getattr(screen, "_cancel", None)
+            flag = next((name for name in ("busy", "running") if hasattr(screen, name)), None)
+            running = getattr(screen, flag) if flag else event is not None  # a JobScreen holds one while running
+            if running and event is not None and not event.is_set():
+                event.set()
+                stopped.append(mode)
+        return stopped
+
+    async def action_quit(self) -> None:
+        """Quit, cancelling running jobs first and saying so (the CLI prints it when the terminal is back)."""
+        stopped = self.cancel_jobs()
+        if stopped:
+            self.quit_note = f"smithtui: quit cancelled the running job(s) on: {', '.join(stopped)}"
+        self.exit()
 
     def get_screen_for_mode(self, mode: str) -> Any:
         stack = self._screen_stacks.get(mode) or []
@@ -375,6 +475,43 @@ class SmithApp(App[None]):
             with contextlib.suppress(LookupError):
                 self.get_screen_for_mode(mode).post_message(self.BasketChanged())
 
+    def undo_decision(self, here: str | None = None) -> dict[str, Any] | None:
+        """Undo the latest decision and say what it was.
+
+        ``here`` is the sentence on screen: a decision on another sentence is undone
+        only by a second press, after a warning naming it. Returns what was undone.
+        """
+        from smithtui.widgets.render import clip
+
+        curation = self.require_curation()
+        if curation is None:
+            return None
+        last = curation.peek_undo()
+        if last is None:
+            self.notify("nothing to undo")
+            return None
+        record = last["record"]
+        what = f"the {last['action']} of “{record.get('foil')}” ({record.get('rule') or '?'})"
+        source = str(record.get("source") or "")
+        elsewhere = here is not None and source != here
+        if elsewhere and self.undo_armed != last["seq"]:
+            self.undo_armed = last["seq"]
+            self.notify(
+                f"the last decision was on an earlier sentence (“{clip(source, 50)}”): press u again to undo {what}",
+                severity="warning",
+                markup=False,
+            )
+            return None
+        self.undo_armed = None
+        try:
+            undone = curation.undo()
+        except SmithError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return None
+        self.notify(f"undid {what}" + (f" on the earlier sentence “{clip(source, 50)}”" if elsewhere else ""), markup=False)
+        self.basket_changed()
+        return undone
+
     def require_curation(self) -> CurationSession | None:
         if self.curation is None:
             self.notify("the session is not open yet (answer the restore question first)", severity="warning")
@@ -389,11 +526,15 @@ class SmithApp(App[None]):
         if not curation.basket:
             self.notify("the basket is empty: accept some foils first (a)", severity="warning")
             return
+        hint = ".jsonl (full records), .csv (SentenceSmith layout) or .parquet; written atomically"
+        if curation.pending:
+            hint = f"{curation.pending} foil(s) are still being scored: their verdicts would be empty. " + hint
         self.push_screen(
             PromptScreen(
                 f"Export {len(curation.basket)} foil(s) to",
                 "smith-basket.jsonl",
-                hint=".jsonl (full records), .csv (SentenceSmith layout) or .parquet; written atomically",
+                hint=hint,
+                path_kind="export",
                 id="export-dialog",
             ),
             self._export_to,
@@ -402,6 +543,12 @@ class SmithApp(App[None]):
     def _export_to(self, path: str | None) -> None:
         if not path or not path.strip() or self.curation is None:
             return
+        if self.curation.pending:
+            self.notify(
+                f"{self.curation.pending} foil(s) exported before their scores arrived (marked pending in the file)",
+                severity="warning",
+                markup=False,
+            )
         self.export_worker(list(self.curation.basket), path.strip())
 
     @work(thread=True, group="export", exit_on_error=False)

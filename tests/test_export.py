@@ -69,4 +69,6 @@ def test_jsonl_and_parquet_round_trip(tmp_path):
     assert write_parquet(tmp_path / "f.parquet", [rec]) == 1
     table = pq.read_table(tmp_path / "f.parquet").to_pylist()
     assert table[0]["foil"] == rec["foil"]
-    assert json.loads(table[0]["nodes"]) == ["c"]
+    assert table[0]["nodes"] == ["c"]  # typed nested columns, not JSON text
+    assert table[0]["changed_spans"] == [[8, 21]]
+    assert table[0]["aligned_tokens"] == [{"node": "c", "tokens": ["chased"]}]

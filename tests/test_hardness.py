@@ -74,7 +74,7 @@ def test_a_refused_edit_is_replaced_by_the_rules_next_edit():
     pipeline = FoilPipeline.from_settings()
     text = "Wright moved from Chapel Hill , NC to New York in 1998 with his old friends ."
     records = list(pipeline.run([InputRow("r1", text, "x")], validate=False))
-    by_rule = enumerate_edits(pipeline.parse([text])[0])
+    by_rule = pipeline.rank(enumerate_edits(pipeline.parse([text])[0]))  # AR/HS: the best replacement per node
     per_rule = pipeline.settings.per_rule
     for rule, edits in by_rule.items():
         realizable = [c for c in pipeline.realize(edits) if c.realization.error is None]

@@ -112,8 +112,8 @@ FOIL_EXAMPLES = [
     (
         "She is happy because her team won the final.",
         "HS",
-        {"node": "team", "new_lemma": "unit"},
-        "She is happy because her unit won the final.",
+        {"node": "team", "new_lemma": "organization"},  # "unit" is an abstract category (issue 12)
+        "She is happy because her organization won the final.",
     ),
     (
         "The letters were delivered by two old postmen.",
@@ -137,14 +137,14 @@ FOIL_EXAMPLES = [
     (
         "The letters were delivered by two old postmen.",
         "AR",
-        {"node": "old", "new_lemma": "young"},
-        "The letters were delivered by two young postmen.",
+        {"node": "old", "new_lemma": "new"},  # the sense chosen in context: old.a.02 (not new), not of age
+        "The letters were delivered by two new postmen.",
     ),
     (
         "The letters were delivered by two old postmen.",
         "HS",
-        {"node": "postman", "new_lemma": "employee"},
-        "The letters were delivered by two old employees.",
+        {"node": "postman", "new_lemma": "delivery boy"},  # the direct hypernym of the sense only
+        "The letters were delivered by two old delivery boys.",
     ),
     ("He cannot remember her name.", "PN", {"node": "possible-01", "action": "unnegate"}, "He can remember her name."),
     ("He cannot remember her name.", "RS", {"pair": ("he", "she")}, "She cannot remember his name."),

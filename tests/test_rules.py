@@ -49,6 +49,11 @@ def tok(i: int, text: str, lemma: str, pos: str) -> Token:
     return Token(i=i, text=text, lemma=lemma, pos=pos, tag="", dep="", head=i, idx=0)
 
 
+def without_sense(details) -> dict:
+    """An edit's details without the sense-choice keys (their scores depend on the word vectors)."""
+    return {k: v for k, v in details.items() if not k.startswith("sense")}
+
+
 def flat(edit: Edit) -> str:
     return encode(edit.graph, indent=None)
 
@@ -221,7 +226,11 @@ def test_ar_happy_and_win():
     ]
     align = {"h": (2,), "s": (0, 4), "w": (6,), "t": (5,), "f": (8,), "c": (3,)}
     edits = ar_edits(parsed("She is happy because her team won the final.", HAPPY, tokens, align))
-    assert [(e.description, dict(e.details)) for e in edits] == [
+    for e in edits:  # the chosen sense, its score and the runner-up are recorded (issue 12)
+        assert {"sense", "sense_score", "sense_runner_up", "sense_runner_up_score", "sense_method"} <= set(e.details)
+        assert e.details["sense_score"] >= e.details["sense_runner_up_score"]
+    assert edits[1].details["sense"] == "happy.a.01"
+    assert [(e.description, without_sense(e.details)) for e in edits] == [
         (
             "antonym win → lose",
             {
@@ -230,7 +239,7 @@ def test_ar_happy_and_win():
                 "new_concept": "lose-01",
                 "new_lemma": "lose",
                 "pos": "VERB",
-                "synset": "lose.v.02",
+                "synset": "lose.v.08",  # the antonym in the chosen sense (acquire.v.05: win through effort)
                 "old_lemma": "win",
             },
         ),
@@ -253,7 +262,9 @@ def test_ar_happy_and_win():
 @needs_wordnet
 def test_ar_old_gives_young_then_new_and_remember_forget():
     edits = ar_edits(parsed("x", POSTMEN, [tok(0, "old", "old", "ADJ")], {"o": (0,)}))
-    assert [e.description for e in edits] == ["antonym old → young", "antonym old → new"]
+    # no sentence around the word: the most frequent sense (old.a.01, of age) alone, no longer "new" too
+    assert [e.description for e in edits] == ["antonym old → young"]
+    assert edits[0].details["sense"] == "old.a.01" and edits[0].details["sense_method"] == "prior"
     assert flat(edits[0]) == "(d / deliver-01 :ARG0 (p / postman :quant 2 :mod (o / young)) :ARG1 (l / letter))"
     rem = by_description(ar_edits(parsed("He cannot remember her name.", REMEMBER)))
     assert rem["antonym remember → forget"].details["new_concept"] == "forget-01"
@@ -269,7 +280,8 @@ def test_ar_respects_the_aligned_pos():
 def test_hs_cat_feline_and_postman_employee():
     edits = hs_edits(parsed("The cat chased the mouse.", CHASE, [tok(1, "cat", "cat", "NOUN")], {"c2": (0,)}))
     cat = by_description(edits)["hypernym cat → feline"]
-    assert dict(cat.details) == {
+    assert cat.details["sense"] == "cat.n.01"
+    assert without_sense(cat.details) == {
         "node": "c2",
         "old_concept": "cat",
         "new_concept": "feline",
@@ -280,16 +292,16 @@ def test_hs_cat_feline_and_postman_employee():
     }
     assert flat(cat) == "(c / chase-01 :ARG0 (c2 / feline) :ARG1 (m / mouse))"
     post = [e for e in hs_edits(parsed("x", POSTMEN)) if e.details["node"] == "p"]
-    assert [e.details["new_lemma"] for e in post] == ["delivery boy", "employee"]
+    assert [e.details["new_lemma"] for e in post] == ["delivery boy"]  # the direct hypernym of mailman.n.01 only
     assert post[0].details["new_concept"] == "delivery-boy"  # multi-word: spaces in the lemma, hyphens in the concept
 
 
 @needs_wordnet
-def test_hs_team_unit_and_sense_suffix_kept_on_verbs():
+def test_hs_team_organization_and_sense_suffix_kept_on_verbs():
     edits = by_description(hs_edits(parsed("x", HAPPY)))
-    assert edits["hypernym team → unit"].details["new_concept"] == "unit"
+    assert edits["hypernym team → organization"].details["new_concept"] == "organization"  # unit, group: abstract
     assert "hypernym win → get" not in edits  # light verbs are no hypernym substitutes (docs/foil-rules.md)
-    assert by_description(hs_edits(parsed("x", CHASE)))["hypernym chase → pursue"].details["new_concept"] == "pursue-01"
+    assert by_description(hs_edits(parsed("x", CHASE)))["hypernym chase → follow"].details["new_concept"] == "follow-01"
 
 
 @needs_wordnet

@@ -97,8 +97,14 @@ def test_us_never_leaves_a_dangling_word(foils):
     assert ("adjunct", "The plane landed safely.") in got[("The plane landed safely despite the storm.", "US")]
     assert ("adjunct", "We had lunch.") in got[("We had lunch after the meeting.", "US")]
     assert ("adjunct", "They visited their grandparents.") in got[("They visited their grandparents last week.", "US")]
-    assert ("modifier", "The chef cut the bread with a knife.") in got[("The chef cut the bread with a sharp knife.", "US")]
-    assert not [f for f in got[("More than 300 people attended the concert.", "US")] if "Than" in f or "than 300" not in f.lower()]
+    assert ("modifier", "The chef cut the bread with a knife.") in got[
+        ("The chef cut the bread with a sharp knife.", "US")
+    ]
+    assert not [
+        f
+        for f in got[("More than 300 people attended the concert.", "US")]
+        if "Than" in f or "than 300" not in f.lower()
+    ]
 
 
 @needs_wordnet
@@ -142,3 +148,21 @@ def test_rs_swaps_a_main_clause_with_its_concessive_clause():
         assert real.text == expected[parsed.text]
         [verdict] = validator.score([FoilCandidate(edit, real)])
         assert verdict.passed is True, verdict.reason
+
+
+def test_rs_trades_same_kind_arguments_and_a_route():
+    from core.rules import rs_edits
+
+    parser, realizer = DependencyParser(), AlignedRealizer()
+    expected = {
+        "The truck hit the car.": ("agent-patient", "The car hit the truck."),
+        "He moved the books from the shelf to the table.": (
+            "recipient",
+            "He moved the books from the table to the shelf.",
+        ),
+        "The chef cut the bread.": None,  # bread cannot cut: no swap
+        "The storm destroyed the bridge.": None,
+    }
+    for parsed in parser.parse(list(expected)):
+        got = [(e.variant, realizer.realize(e).text) for e in rs_edits(parsed)]
+        assert got == ([expected[parsed.text]] if expected[parsed.text] else []), parsed.text

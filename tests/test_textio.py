@@ -101,3 +101,28 @@ def test_journal_survives_a_torn_last_line(tmp_path):
     assert [e["id"] for e in entries] == ["a", "b"]
     assert journal.skipped_lines == 1
     assert os.path.getsize(journal.path) > 0
+
+
+def test_an_unclosed_quote_stops_the_read_with_its_line(tmp_path):
+    """It used to merge the following rows into one field, silently (issue #17)."""
+    to_eof = tmp_path / "eof.csv"
+    to_eof.write_text('sentence,paraphrase\nThe cat sat.,ok\nThe dog ran.,"never closed\nThe bird sang.,x\n')
+    with pytest.raises(InputError, match=r"line 3: a quote opened here is never closed"):
+        read_rows(to_eof)
+    swallowing = tmp_path / "swallow.tsv"
+    swallowing.write_text('sentence\tparaphrase\n"The cat sat.\tok\nThe dog ran.\tfine\nThe bird sang."\tx\n')
+    with pytest.raises(InputError, match=r"line 2: a quoted field runs on to line 4"):
+        read_rows(swallowing)
+    stray = tmp_path / "stray.tsv"
+    stray.write_text('sentence\tparaphrase\n"The cat sat.\tok\nThe dog" ran.\tx\n')
+    with pytest.raises(InputError, match=r"line 2: not valid TSV .*found on line 3"):
+        read_rows(stray)
+
+
+def test_a_real_multi_line_field_is_kept_and_lines_are_counted(tmp_path):
+    from core.textio import read_table_lines
+
+    p = tmp_path / "ok.csv"
+    p.write_text('sentence,paraphrase\n\n"The cat\nsat.",The cat was sitting.\nThe dog ran.,The dog was running.\n')
+    assert [(n, r["sentence"]) for n, r in read_table_lines(p)] == [(3, "The cat\nsat."), (5, "The dog ran.")]
+    assert read_rows(p)[0]["paraphrase"] == "The cat was sitting."

@@ -9,7 +9,11 @@ A policy is a short string, parsed once:
   ``[``/``]`` inclusive, ``(``/``)`` exclusive; also ``0.5..0.8``);
 * ``not mutual entailment``: drop foils that NLI finds entailed in both directions
   (entailment is the top label both ways; ``not mutual entailment>0.5`` uses a threshold);
-* ``roundtrip`` (or any validator name such as ``nli``): keep when that validator passed.
+* ``roundtrip`` (or any validator name such as ``nli``): keep when that validator passed;
+* ``fluency>=-1.0``: the foil's relative fluency (:mod:`core.fluency`: mean per-token log-probability
+  of foil minus source) compared with a threshold; bare ``fluency`` uses ``pipeline.fluency_threshold``
+  (the pipeline's ``fluency`` verdict). A foil the scorer did not score (``pipeline.fluency = none``)
+  passes, and the reason says so.
 
 Policies combine by conjunction: a list, or one string joined with ``and``/``;``. Every
 decision says which policy decided and why.
@@ -32,6 +36,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from core.errors import ConfigError
+from core.fluency import VERDICT as FLUENCY
 from core.types import Verdict
 
 LABELS = ("entailment", "neutral", "contradiction")
@@ -47,7 +52,8 @@ _THRESHOLD_RE = re.compile(rf"^{_LABEL}\s*(>=|<=|>|<)\s*{_NUM}$")
 _RANGE_RE = re.compile(rf"^{_LABEL}\s+in\s+(?:([\[(])\s*{_NUM}\s*,\s*{_NUM}\s*([\])])|{_NUM}\s*\.\.\s*{_NUM})$")
 _MUTUAL_RE = re.compile(rf"^not\s+mutual\s+entailment(?:\s*(>=|>)\s*{_NUM})?$")
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_-]*$")
-FORMS = "contradiction>0.9, rev.entailment<0.5, neutral in [0.5,0.8], not mutual entailment, roundtrip"
+_FLUENCY_RE = re.compile(r"^fluency(>=|<=|>|<)(-?[0-9]*\.?[0-9]+)$")
+FORMS = "contradiction>0.9, rev.entailment<0.5, neutral in [0.5,0.8], not mutual entailment, roundtrip, fluency>=-1.0"
 
 
 @dataclass(frozen=True)
@@ -176,6 +182,31 @@ class ValidatorPolicy(Policy):
         return PolicyCheck(self.text, v.passed, f"{self.validator} {state}: {v.reason}" if v.reason else state)
 
 
+@dataclass(frozen=True)
+class FluencyPolicy(Policy):
+    """Keep when the foil's relative fluency (foil minus source) passes a threshold.
+
+    >>> v = Verdict("fluency", True, -0.42, "trigram: foil -4.10, source -3.68")
+    >>> parse_policy("fluency >= -1").check([v]).passed
+    True
+    >>> parse_policy("fluency>-0.3").check([v]).reason
+    'fluency -0.420 not > -0.3 (trigram: foil -4.10, source -3.68)'
+    """
+
+    op: str = ">="
+    value: float = -1.0
+
+    def check(self, verdicts: Sequence[Verdict]) -> PolicyCheck:
+        mine = [v for v in verdicts if v.validator == FLUENCY]
+        if not mine:
+            return PolicyCheck(self.text, None, "no fluency score (set pipeline.fluency to a scorer)")
+        v = mine[0]
+        if v.score != v.score:  # NaN: the configured scorer is "none"
+            return PolicyCheck(self.text, True, f"not scored: {v.reason}")
+        ok = _OPS[self.op](v.score, self.value)
+        return PolicyCheck(self.text, ok, f"fluency {v.score:.3f} {self.op if ok else 'not ' + self.op} {self.value:g} ({v.reason})")
+
+
 def _float(text: str, policy: str) -> float:
     value = float(text)
     if not 0.0 <= value <= 1.0:
@@ -210,6 +241,9 @@ def parse_policy(text: str) -> Policy:
         return MutualEntailmentPolicy(
             "not mutual entailment" + (f">{threshold:g}" if threshold is not None else ""), threshold
         )
+    if m := _FLUENCY_RE.match(raw.replace(" ", "")):
+        op, value = m.groups()
+        return FluencyPolicy(f"fluency{op}{float(value):g}", op, float(value))
     if _NAME_RE.match(raw):
         return ValidatorPolicy(raw, raw)
     raise ConfigError(f"unknown filter policy {text!r}", hint=f"policies look like: {FORMS}")

@@ -298,6 +298,29 @@ def clsd_languages(columns: Sequence[str]) -> dict[str, tuple[str, list[str]]]:
     return out
 
 
+def check_distractor_columns(path: str, by_language: dict[str, list[str]]) -> None:
+    """Refuse gaps in ``xx_adv1..k`` and directions with fewer distractors than the others.
+
+    >>> check_distractor_columns("s.csv", {"fr": ["fr_adv1", "fr_adv2"], "de": ["de_adv1", "de_adv3"]})
+    Traceback (most recent call last):
+    core.errors.InputError: s.csv: distractor columns fr: fr_adv1, fr_adv2; de: de_adv1, de_adv3 (de_adv2 missing) (hint: add the missing column(s), or pass --allow-uneven-distractors to score each direction with the columns it has)
+    """
+    problems: list[str] = []
+    for code, cols in by_language.items():
+        numbers = sorted(int(m.group(2)) for c in cols if (m := _ADV.match(c.strip())))
+        gaps = [f"{code}_adv{k}" for k in range(1, (numbers[-1] if numbers else 0) + 1) if k not in numbers]
+        if gaps:
+            problems.append(f"{', '.join(gaps)} missing")
+    counts = {len(cols) for cols in by_language.values()}
+    if problems or len(counts) > 1:
+        listed = "; ".join(f"{code}: {', '.join(cols)}" for code, cols in by_language.items())
+        raise InputError(
+            f"{path}: distractor columns {listed}" + (f" ({'; '.join(problems)})" if problems else " (uneven)"),
+            hint="add the missing column(s), or pass --allow-uneven-distractors to score each direction "
+            "with the columns it has",
+        )
+
+
 def read_clsd(
     path: str | os.PathLike[str],
     *,
@@ -305,8 +328,14 @@ def read_clsd(
     condition: str = DIRECT,
     languages: tuple[str, str] = ("de", "fr"),
     id_column: str | None = None,
+    allow_uneven: bool = False,
 ) -> CLSDDataset:
     """Read the published CLSD layout; both directions come from one file.
+
+    The distractor columns of each direction must be numbered 1..k and, when both
+    directions are present, equally many: a missing ``de_adv3`` would otherwise be scored
+    with three distractors without a note (P@1 against 3 is easier than against 4).
+    ``allow_uneven=True`` accepts that, scoring each direction with the columns it has.
 
     A direction exists when its target language has distractor columns
     (``fr_adv*`` for DE→FR); a file with only one set of distractors gives one task.
@@ -323,6 +352,8 @@ def read_clsd(
     if a not in found and b not in found:
         _require(columns, [*names, f"{b}_adv1", f"{a}_adv1"], p, "CLSD")
     _require(columns, names, p, "CLSD")
+    if not allow_uneven:
+        check_distractor_columns(p, {code: found[code][1] for code in (a, b) if code in found})
     id_col = _id_column(columns, id_column, p)
     set_name = name or Path(p).stem
     tasks: dict[str, CLSDTask] = {}
@@ -433,7 +464,7 @@ def read_dataset(path: str | os.PathLike[str], **kwargs: Any) -> CLSDDataset:
         named = sorted(c for c, n in LANGUAGE_NAMES.items() if _find(columns, n) and c not in langs)
         langs = (langs + named + ["de", "fr"])[:2] if len(langs) < 2 else langs
         pair = kwargs.get("languages") or (("de", "fr") if {"de", "fr"} <= set(langs) else tuple(langs[:2]))
-        allowed = {k: v for k, v in kwargs.items() if k in ("name", "condition", "id_column")}
+        allowed = {k: v for k, v in kwargs.items() if k in ("name", "condition", "id_column", "allow_uneven")}
         return read_clsd(path, languages=pair, **allowed)
     needed = ("source_column", "target_column", "distractor_columns")
     absent = [k for k in needed if not kwargs.get(k)]
@@ -442,7 +473,7 @@ def read_dataset(path: str | os.PathLike[str], **kwargs: Any) -> CLSDDataset:
             f"{path} is not in the published CLSD layout (Index, French, German, de_adv1.., fr_adv1..)",
             hint="name the source, target and distractor columns (--source-col, --target-col, --distractor-cols)",
         )
-    allowed = {k: v for k, v in kwargs.items() if k != "languages"}
+    allowed = {k: v for k, v in kwargs.items() if k not in ("languages", "allow_uneven")}
     return read_generic(path, **allowed)
 
 

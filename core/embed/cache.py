@@ -74,6 +74,7 @@ class EmbeddingCache:
         self.chunk_size = max(1, int(chunk_size))
         self.stats: dict[str, float] = {}
         self.warnings: list[str] = []
+        self._read_only_files: set[Path] = set()
         self._lock = threading.Lock()
 
     # -- files ------------------------------------------------------------------------
@@ -87,14 +88,48 @@ class EmbeddingCache:
 
     def _move_aside(self, path: Path, why: str) -> None:
         target = path.with_name(f"{path.name}.bad-{time.strftime('%Y%m%d-%H%M%S')}")
+        failed: OSError | None = None
         for suffix in ("", "-wal", "-shm"):
-            with contextlib.suppress(OSError):
+            try:
                 os.replace(str(path) + suffix, str(target) + suffix)
-        self._warn(f"embedding cache {path.name}: {why}; moved it to {target.name} and started a new one")
+            except FileNotFoundError:
+                pass
+            except OSError as exc:
+                failed = failed or exc
+        if failed is not None:  # say what happened: it was not moved
+            self._warn(f"embedding cache {path.name}: {why}; could not move it aside ({failed.strerror})")
+        else:
+            self._warn(f"embedding cache {path.name}: {why}; moved it to {target.name} and started a new one")
+
+    def _read_only(self, path: Path) -> bool:
+        """True when ``path`` exists but this process cannot write it or its folder (a read-only mount)."""
+        return path.is_file() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
+
+    def _connect_read_only(self, path: Path, key: str) -> sqlite3.Connection | None:
+        """Open an existing cache without writing to it (no WAL files, no new vectors stored)."""
+        from urllib.parse import quote
+
+        try:
+            con = sqlite3.connect(
+                f"file:{quote(str(path))}?mode=ro&immutable=1", uri=True, timeout=60, check_same_thread=False
+            )
+            meta = dict(con.execute("SELECT k, v FROM meta").fetchall())
+        except sqlite3.Error as exc:
+            self._warn(f"embedding cache {path.name} is read-only and unreadable ({exc}); embedding without it")
+            return None
+        if meta.get("format") != str(CACHE_FORMAT) or meta.get("key") != key:
+            con.close()
+            self._warn(f"embedding cache {path.name} is read-only and for another model or format; embedding without it")
+            return None
+        self._read_only_files.add(path)
+        self._warn(f"embedding cache {path.name} is read-only: using its vectors, storing no new ones")
+        return con
 
     def _connect(self, path: Path, identity: dict[str, Any]) -> sqlite3.Connection | None:
         """Open (creating if needed) and check the file; None when caching is impossible here."""
         key = identity_key(identity)
+        if self._read_only(path):
+            return self._connect_read_only(path, key)
         for attempt in range(2):
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -133,6 +168,9 @@ class EmbeddingCache:
                 else:
                     return con
             except sqlite3.DatabaseError as exc:
+                if "readonly" in str(exc).replace("-", "").replace(" ", "") and path.is_file():
+                    con.close()
+                    return self._connect_read_only(path, key)
                 why = f"unreadable ({exc})"
             con.close()
             if attempt == 0:
@@ -251,7 +289,7 @@ class EmbeddingCache:
                 chunk_keys = [keys[i] for i in chunk]
                 for k, v in zip(chunk_keys, vectors, strict=True):
                     found[k] = v
-                if con is not None:
+                if con is not None and path not in self._read_only_files:
                     self._store(con, chunk_keys, vectors)
                 stats["embedded"] += len(chunk)
                 done += len(chunk)

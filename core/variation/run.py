@@ -68,10 +68,10 @@ class RegistrySource:
     kept sparse: a dense ``sentences × vocabulary`` matrix of a novel would be hundreds of MB.
     """
 
-    def __init__(self, cache_dir: str | Path, settings: Any = None) -> None:
+    def __init__(self, cache_dir: str | Path, settings: Any = None, *, chunk_size: int = 256) -> None:
         from core.embed.cache import EmbeddingCache
 
-        self.cache = EmbeddingCache(cache_dir)
+        self.cache = EmbeddingCache(cache_dir, chunk_size=chunk_size)  # texts embedded between cancel checks
         self.settings = settings
         self._embedders: dict[str, Any] = {}
         self._info: dict[str, dict[str, object]] = {}

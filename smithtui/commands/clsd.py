@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import InputError, ModelMissingError
+from smithtui.commands.flags import name_list, nonneg_int, positive_int
 
 DEFAULT_MODELS = "use-v3,e5-small"
 
@@ -24,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pivot", help="the same rows translated to English (published pivot layout)")
     p.add_argument("--translate", metavar="MODEL", help="make the pivot with this Hugging Face seq2seq model (id or folder)")
     p.add_argument("--save-pivot", dest="save_pivot", help="write the translated pivot set here (reuse with --pivot)")
-    p.add_argument("--models", default=None, help=f"comma-separated embedder names (default: {DEFAULT_MODELS})")
+    p.add_argument("--models", type=name_list, default=None, help=f"comma-separated embedder names (default: {DEFAULT_MODELS})")
     p.add_argument("--out", required=True, help="results JSON")
     p.add_argument("--rows-out", dest="rows_out", help="per-row cosine table with texts (CSV)")
     p.add_argument("--swaps", help="single-token swap annotations (TSV, UTF-8 or UTF-16) for the annotated POS")
@@ -32,8 +33,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-pos", dest="pos", action="store_false", help="skip the part-of-speech breakdown")
     p.add_argument("--pos-backend", dest="pos_backend", default="auto", help="auto | spacy | hanta | stanza")
     p.add_argument("--ties", choices=("fail", "pass"), help="tie policy for P@1 (default from config: fail)")
-    p.add_argument("--directions", help="comma-separated direction keys, e.g. de-fr,fr-de (default: all)")
-    p.add_argument("--limit", type=int, help="only the first N rows")
+    p.add_argument("--directions", type=name_list, help="comma-separated direction keys, e.g. de-fr,fr-de (default: all)")
+    p.add_argument("--limit", type=positive_int, help="only the first N rows")
+    p.add_argument("--allow-uneven-distractors", action="store_true", dest="allow_uneven",
+                   help="score a direction that has fewer distractor columns than the other (default: refuse)")  # fmt: skip
     g = p.add_argument_group("generic layout (any language pair)")
     g.add_argument("--source-col", dest="source_column", help="source sentence column")
     g.add_argument("--target-col", dest="target_column", help="true translation column")
@@ -56,20 +59,27 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--id-col", dest="id_column", help="row id column")
     d.add_argument("--lang", default="en", help="language of the targets (code), default en")
     d.add_argument("--backend", choices=("foils", "llm"), default="foils", help="foils (English) or llm (any)")
-    d.add_argument("--k", type=int, default=4, help="distractors per row (default 4)")
-    d.add_argument("--seed", type=int, help="sampling seed (default from config)")
-    d.add_argument("--limit", type=int, help="only the first N rows")
+    d.add_argument("--k", type=positive_int, default=4, help="distractors per row (default 4)")
+    d.add_argument("--seed", type=nonneg_int, help="sampling seed (default from config)")
+    d.add_argument("--limit", type=positive_int, help="only the first N rows")
     d.set_defaults(func=run_distractors)
 
 
 def _progress_bar(total_hint: int, desc: str) -> tuple[Any, Any]:
     bar = None
+    lines = None
     if sys.stderr.isatty():
         from tqdm import tqdm
 
         bar = tqdm(total=total_hint, unit="text", desc=desc, file=sys.stderr)
+    else:
+        from core.progress import LineProgress
+
+        lines = LineProgress(desc, unit="texts")
 
     def progress(done: int, total: int) -> None:
+        if lines is not None:
+            lines(done, total)
         if bar is not None:
             bar.total = total
             bar.update(done - bar.n)
@@ -83,7 +93,7 @@ def _fmt(x: float) -> str:
 
 def load_data(args: argparse.Namespace) -> Any:
     """The direct set from ``--data`` in the published or generic layout (with --limit applied)."""
-    from core.clsd.data import limit_rows, read_dataset
+    from core.clsd.data import direction_label, limit_rows, read_dataset
 
     kwargs: dict[str, Any] = {}
     if args.source_column or args.target_column or args.distractor_columns:
@@ -107,7 +117,12 @@ def load_data(args: argparse.Namespace) -> Any:
         }
     if args.id_column:
         kwargs["id_column"] = args.id_column
+    if getattr(args, "allow_uneven", False):
+        kwargs["allow_uneven"] = True
     data = read_dataset(args.data, **kwargs)
+    for key, task in data.tasks.items():
+        print(f"clsd: {direction_label(key)}: {len(task.distractor_columns)} distractors "
+              f"({', '.join(task.distractor_columns)})", file=sys.stderr)  # fmt: skip
     if args.limit is not None:
         data = limit_rows(data, args.limit)
     return data
@@ -117,18 +132,21 @@ def run(args: argparse.Namespace) -> int:
     from core.clsd.data import PIVOT, check_pivot, direction_label, read_dataset, read_swaps
     from core.clsd.run import run_clsd
     from core.config import load_settings
+    from core.output import check_output
     from core.textio import atomic_write_csv, atomic_write_json
 
     settings = load_settings(args.config, cli_overrides={"clsd.ties": args.ties})
-    out = Path(args.out)
-    if out.is_dir():
-        raise InputError(f"--out {out} is a folder", hint="name a file, e.g. results.json")
+    out = check_output(args.out)  # special files, folders, no room: refused before any embedding
+    if args.rows_out:
+        check_output(args.rows_out, flag="--rows-out")
+    if args.save_pivot:
+        check_output(args.save_pivot, flag="--save-pivot")
     if args.pivot and args.translate:
         raise InputError("give --pivot or --translate, not both", hint="--pivot reads a file; --translate makes one")
     data = load_data(args)
     pivot = None
     if args.pivot:
-        kw: dict[str, Any] = {"condition": PIVOT}
+        kw: dict[str, Any] = {"condition": PIVOT, **({"allow_uneven": True} if args.allow_uneven else {})}
         if data.layout == "generic":
             task = next(iter(data.tasks.values()))
             kw |= {
@@ -240,11 +258,13 @@ def _row_table(report: Any) -> list[dict[str, Any]]:
 def run_distractors(args: argparse.Namespace) -> int:
     from core.clsd.distractors import PairRow, distractor_rows, generate
     from core.config import load_settings
+    from core.output import check_output
     from core.textio import atomic_write_csv, pick_column, read_rows, table_format
 
     settings = load_settings(args.config)
     if args.k < 1:
         raise InputError(f"--k must be at least 1, got {args.k}", hint="e.g. --k 4")
+    check_output(args.out)
     rows = read_rows(args.input)
     if not rows:
         raise InputError(f"{args.input} holds no rows", hint="one sentence per line, or a table with a header")

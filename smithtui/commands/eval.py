@@ -17,6 +17,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from smithtui.commands.engine import add_engine_arguments, engine_spec
+from smithtui.commands.flags import name_list, nonneg_int, unit_interval
+
 DESCRIPTION = "Score embedding models on (sentence, paraphrase, foil) triples: TACC, AUC, HM per edit type."
 
 
@@ -24,19 +27,26 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("eval", help="score embedding models on triples", description=DESCRIPTION)
     p.add_argument(
         "--triples", action="append", metavar="FILE",
-        help="triples: foil-engine JSONL, SentenceSmith CSV, or CSV/TSV/JSONL with named columns (repeatable)",
+        help="triples: foil-engine JSONL or Parquet, SentenceSmith CSV, or CSV/TSV/JSONL with named columns (repeatable)",
     )  # fmt: skip
-    p.add_argument("--models", help="comma-separated embedder names (default: every embedder usable here)")
+    p.add_argument("--models", type=name_list, help="comma-separated embedder names (default: every embedder usable here)")
+    p.add_argument(
+        "--blind", default="trigram",
+        help="fluency scorers run as blind baselines that never read the source, beside the models "
+        "(default: trigram; 'none': off)",
+    )  # fmt: skip
     p.add_argument("--out", metavar="JSON", help="write the full results with provenance as JSON")
     p.add_argument("--out-csv", metavar="CSV", help="write the table as CSV")
-    p.add_argument("--seed", type=int, default=None, help="bootstrap seed (default: pipeline.seed, 13)")
+    p.add_argument("--out-mteb", metavar="DIR", help="write MTEB TaskResult JSON: DIR/<model>/<revision>/<task>.json")
+    p.add_argument("--plot", metavar="DIR", help="write figures (per-rule TACC with intervals, ROC curves) as PNGs")
+    p.add_argument("--seed", type=nonneg_int, default=None, help="bootstrap seed (default: pipeline.seed, 13)")
     p.add_argument("--ties", choices=("strict", "lenient", "half"), default="strict",
                    help="how sim(s,p) == sim(s,f) counts: strict = failure (paper), lenient = success (>=), half")  # fmt: skip
-    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for the intervals (0: none)")
-    p.add_argument("--ci", type=float, default=0.95, help="confidence level of the intervals")
+    p.add_argument("--n-boot", type=nonneg_int, default=1000, help="bootstrap resamples for the intervals (0: none)")
+    p.add_argument("--ci", type=unit_interval, default=0.95, help="confidence level of the intervals")
     p.add_argument("--cache-dir", help="embedding cache folder (default: models.cache_dir)")
     p.add_argument("--no-cache", action="store_true", help="embed everything, read and write no cache")
-    p.add_argument("--threads", type=int, help="CPU threads for the models (default: models.threads, 0 = all cores)")
+    p.add_argument("--threads", type=nonneg_int, help="CPU threads for the models (default: models.threads, 0 = all cores)")
     p.add_argument("--layout", choices=("foil-engine", "sentencesmith", "generic"), help="force the input layout")
     p.add_argument("--column", action="append", default=[], metavar="ROLE=NAME",
                    help="name the column for a role: source, paraphrase, foil, rule (repeatable)")  # fmt: skip
@@ -46,6 +56,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--scores", action="store_true", help="put the per-triple similarities in the JSON")
     p.add_argument("--list-models", action="store_true", help="list the embedders and whether they are usable here")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    add_engine_arguments(p)  # process/dask: one model per task, spread over the workers
     p.set_defaults(func=run)
 
 
@@ -125,14 +136,19 @@ def _list_models(settings: Any) -> int:
 
 
 class _Progress:
-    """A one-line progress report on stderr (only when it is a terminal)."""
+    """Progress on stderr: a self-rewriting line on a terminal, a plain line every 10 s otherwise."""
 
     def __init__(self, label: str, enabled: bool) -> None:
+        from core.progress import LineProgress
+
         self.label = label
         self.enabled = enabled and sys.stderr.isatty()
+        self.lines = LineProgress(f"{label}: texts embedded", every=10.0) if enabled and not self.enabled else None
         self.last = 0.0
 
     def __call__(self, done: int, total: int) -> None:
+        if self.lines is not None:
+            self.lines(done, total)
         now = time.monotonic()
         if self.enabled and (now - self.last > 0.2 or done == total):
             self.last = now
@@ -149,7 +165,9 @@ def run(args: argparse.Namespace) -> int:
     from core.embed.cache import EmbeddingCache
     from core.embed.registry import resolve, usable_embedders
     from core.errors import InputError, SmithError
-    from core.evaluate import compare_results, evaluate_triples, table_rows
+    from core.evaluate import BLIND_PREFIX, compare_results, evaluate_triples, is_blind, table_rows
+    from core.metrics import check_n_boot
+    from core.output import check_output
     from core.textio import atomic_write_csv, atomic_write_json
     from core.triples import read_triples
 
@@ -162,21 +180,32 @@ def run(args: argparse.Namespace) -> int:
     columns = _pairs(args.column, "column")
     per_model = _model_overrides(args.model_settings)
     names = [n.strip() for n in args.models.split(",") if n.strip()] if args.models else usable_embedders(settings)
+    blind = [b.strip() for b in (args.blind or "").split(",") if b.strip() and b.strip() != "none"]
+    names = list(dict.fromkeys([*names, *(f"{BLIND_PREFIX}{b}" for b in blind)]))
     say = (lambda *a: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
-    for name in names:  # report unknown or unusable names before any work; the run goes on without them
+    for name in names:  # report unknown or unusable names before any work; they fail (exit 1), the rest run
+        if is_blind(name):
+            continue
         try:
             spec = resolve(name, settings)
             if not spec.usable:
                 say(f"smithtui: warning: {name}: {spec.why_not} (hint: {spec.install_hint}); skipping it")
         except SmithError as exc:
             say(f"smithtui: warning: {exc}; skipping it")
+    for target in (args.out, args.out_csv):  # a bad output path fails now, not after all the embedding
+        if target:
+            check_output(target)
     seed = settings.pipeline.seed if args.seed is None else args.seed
     cache = EmbeddingCache(settings.cache_dir(), enabled=not args.no_cache)
     say(f"models: {', '.join(names)}")
 
     results: dict[str, dict[str, Any]] = {}
+    sets = []  # every file read and checked (and the bootstrap's memory budget) before any model is loaded
     for path in args.triples:
         ts = read_triples(path, layout=args.layout, columns=columns, include_rejected=args.include_rejected)
+        check_n_boot(args.n_boot, len(ts))
+        sets.append((path, ts))
+    for path, ts in sets:
         bad = ts.bad_counts()
         say(
             f"{path}: {len(ts)} triples ({ts.layout}), {len(ts.unique_texts())} distinct texts"
@@ -184,16 +213,33 @@ def run(args: argparse.Namespace) -> int:
         )
         bar = _Progress(Path(path).name, not args.quiet)
         try:
-            result = evaluate_triples(
-                ts, names, cache, seed, bar, ties=args.ties, n_boot=args.n_boot, level=args.ci,
-                settings=settings, overrides=per_model,
-            )  # fmt: skip
+            if args.engine == "local":
+                result = evaluate_triples(
+                    ts, names, cache, seed, bar, ties=args.ties, n_boot=args.n_boot, level=args.ci,
+                    settings=settings, overrides=per_model,
+                )  # fmt: skip
+            else:
+                from core.evalspread import evaluate_spread
+
+                result = evaluate_spread(
+                    ts, names, engine_spec(args), settings=settings, cache_dir=args.cache_dir,
+                    cache_enabled=not args.no_cache, seed=seed, progress=bar, ties=args.ties, n_boot=args.n_boot,
+                    level=args.ci, overrides=per_model,
+                )  # fmt: skip
         finally:
             bar.close()
         d = result.to_dict(scores=args.scores)
         label = Path(path).stem
         while label in results:
             label += "'"
+        if args.out_mteb:
+            from core.mteb_bridge import write_mteb_results
+
+            say(f"wrote {len(write_mteb_results(result, ts, args.out_mteb))} MTEB result file(s) under {args.out_mteb}")
+        if args.plot:
+            from core.eval_plots import plot_eval
+
+            say("wrote " + ", ".join(str(p) for p in plot_eval(result, args.plot, label)))
         results[label] = d
         print(f"\n{path}")
         print(render_table(d))

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
+
+from smithtui.commands.engine import add_engine_arguments, engine_spec
+from smithtui.commands.flags import nonneg_int, positive_int, rule_list
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,20 +21,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--pairs", required=True, help="CSV/TSV/JSONL with sentence and paraphrase columns")
     p.add_argument("--out", required=True, help="output folder (report.json, report.md, foils.jsonl)")
-    p.add_argument("--limit", type=int, help="only the first N distinct pairs")
-    p.add_argument("--models", default="minilm", help="comma-separated embedders besides bow (default: minilm)")
-    p.add_argument("--seed", type=int, help="sampling seed")
-    p.add_argument("--per-rule", type=int, dest="per_rule", default=1, help="foils per rule and pair (default 1)")
-    p.add_argument("--rules", help="comma-separated subset of PN,RS,US,AR,HS")
-    p.add_argument("--bootstrap", type=int, default=0, help="bootstrap resamples for CIs (default 0: none)")
+    p.add_argument("--limit", type=positive_int, help="only the first N distinct pairs")
+    p.add_argument("--models", default="minilm", help="comma-separated embedders besides bow (default: minilm; \"\": bow only)")
+    p.add_argument(
+        "--blind", default="trigram",
+        help="fluency scorers run as blind baselines, never reading the source (default: trigram; 'none': off)",
+    )  # fmt: skip
+    p.add_argument("--seed", type=nonneg_int, help="sampling seed")
+    p.add_argument("--per-rule", type=positive_int, dest="per_rule", default=1, help="foils per rule and pair (default 1)")
+    p.add_argument("--rules", type=rule_list, help="comma-separated subset of PN,RS,US,AR,HS")
+    p.add_argument("--bootstrap", type=nonneg_int, default=0, help="bootstrap resamples for CIs (default 0: none)")
+    add_engine_arguments(p)  # process/dask: foils crafted shard by shard, models spread over the workers
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from core.config import load_settings
     from core.embed.cache import EmbeddingCache
+    from core.embed.registry import resolve
     from core.export import write_jsonl
     from core.hardness import hardness_report, markdown_table, summary_rows
+    from core.metrics import check_n_boot
+    from core.output import check_output
+    from core.progress import console_progress
     from core.textio import atomic_write_json, atomic_write_text
 
     settings = load_settings(
@@ -40,40 +51,42 @@ def run(args: argparse.Namespace) -> int:
         cli_overrides={"pipeline.seed": args.seed, "pipeline.per_rule": args.per_rule, "pipeline.rules": args.rules},
     )
     models = [m.strip() for m in args.models.split(",") if m.strip()]
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-
-    bar = None
-    if sys.stderr.isatty():
-        from tqdm import tqdm
-
-        bar = tqdm(unit="pair", desc="foils", file=sys.stderr)
-
-    def progress(done: int, total: int) -> None:
-        if bar is not None:
-            bar.total = total
-            bar.update(done - bar.n)
+    for name in ["bow", *models]:  # an unknown name stops here (one line); a model not installed is warned about
+        spec = resolve(name, settings)
+        if not spec.usable:
+            print(f"smithtui: warning: {name}: {spec.why_not} (hint: {spec.install_hint})", file=sys.stderr)
+    check_n_boot(args.bootstrap, 1)  # the least memory the intervals need; refused now, not after the foils
+    out = check_output(args.out, folder=True)
+    progress, close = console_progress("foils", unit="pair")
 
     records: list[dict] = []
     report = hardness_report(
         args.pairs,
         settings=settings,
         models=models,
+        blind=[b.strip() for b in args.blind.split(",") if b.strip() and b.strip() != "none"],
         limit=args.limit,
         cache=EmbeddingCache(settings.cache_dir()),
         n_boot=args.bootstrap,
         progress=progress,
         records_out=records,
+        engine=engine_spec(args),
     )
-    if bar is not None:
-        bar.close()
+    close()
     atomic_write_json(out / "report.json", report)
     write_jsonl(out / "foils.jsonl", records)
     table = markdown_table(report)
     atomic_write_text(out / "report.md", table + "\n")
     _print_table(summary_rows(report))
     print(f"\nwrote {out / 'report.json'} and {out / 'report.md'}", file=sys.stderr)
-    return 0
+    failed = sorted(
+        {name for s in report.get("sets", {}).values() for name, m in s.get("models", {}).items() if "error" in m}
+    )
+    for name in failed:
+        err = next(s["models"][name] for s in report["sets"].values() if name in s.get("models", {}))
+        print(f"smithtui: {name} not scored: {err['error']}" + (f" (hint: {err['hint']})" if err.get("hint") else ""),
+              file=sys.stderr)  # fmt: skip
+    return 1 if failed else 0
 
 
 def _print_table(rows: list[dict[str, str]]) -> None:

@@ -16,6 +16,12 @@ _FLAGS: tuple[tuple[str, str, str], ...] = (
     ("--generator", "generator", "generator backend: aligned | amrlib"),
     ("--validators", "validators", "comma-separated validators: roundtrip, nli"),
     ("--policies", "policies", "filter policies, e.g. 'contradiction>0.9' or 'roundtrip'"),
+    ("--fluency", "fluency", "fluency scorer: trigram (default) | smollm2 | none"),
+    (
+        "--fluency-threshold",
+        "fluency_threshold",
+        "keep foils whose fluency delta (foil minus source, nats per token) is at least this (default -1.0)",
+    ),
     ("--amr-parse-model", "amr_parse_model", "amrlib parse model folder (amrlib_meta.json inside)"),
     ("--amr-generate-model", "amr_generate_model", "amrlib generate model folder"),
     ("--amr-tokenizer", "amr_tokenizer", "tokenizer folder for both amrlib models"),

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from core.errors import InputError
+from smithtui.commands.flags import name_list, nonneg_int, positive_float, positive_int
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,18 +21,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("--book", action="append", required=True, help="plain-text or Gutenberg book (repeat for several)")
-    p.add_argument("--models", required=True, help="comma-separated embedder names, e.g. minilm,tfidf,bow")
+    p.add_argument("--models", type=name_list, required=True, help="comma-separated embedder names, e.g. minilm,tfidf,bow")
     p.add_argument("--out", required=True, help="results folder (created; files in it are replaced)")
     p.add_argument("--splitter", default="spacy", help="sentence splitter: spacy (senter, default) | spacy-parser | rules")
-    p.add_argument("--max-sentences", type=int, dest="max_sentences", help="only the first N sentences of each book")
-    p.add_argument("--memory-mb", type=float, default=128.0, dest="memory_mb", help="block buffer budget (default 128)")
-    p.add_argument("--block-rows", type=int, dest="block_rows", help="rows per block (default: from --memory-mb)")
+    p.add_argument("--max-sentences", type=positive_int, dest="max_sentences", help="only the first N sentences of each book")
+    p.add_argument("--memory-mb", type=positive_float, default=128.0, dest="memory_mb", help="block buffer budget (default 128)")
+    p.add_argument("--block-rows", type=positive_int, dest="block_rows", help="rows per block (default: from --memory-mb)")
     p.add_argument("--diagonal", choices=("exclude", "include"), default="exclude", help="z-scoring scope (default exclude)")
     p.add_argument("--threshold", type=float, default=0.0, help="|z| above which a pair counts as positive/negative")
     p.add_argument("--novelty", choices=("window", "global"), default="window", help="novelty against the preceding window or the whole book")
-    p.add_argument("--window", type=int, default=20, help="preceding sentences for --novelty window (default 20)")
-    p.add_argument("--top", type=int, default=10, help="novel passages listed per book (default 10)")
-    p.add_argument("--min-words", type=int, default=5, dest="min_words", help="shortest sentence listed as a passage")
+    p.add_argument("--window", type=positive_int, default=20, help="preceding sentences for --novelty window (default 20)")
+    p.add_argument("--top", type=positive_int, default=10, help="novel passages listed per book (default 10)")
+    p.add_argument("--min-words", type=nonneg_int, default=5, dest="min_words", help="shortest sentence listed as a passage")
     p.add_argument(
         "--no-length-adjust", action="store_false", dest="adjust_length",
         help="rank novelty on raw scores (default: remove the effect of sentence length first)",
@@ -44,6 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from core.config import load_settings
+    from core.output import check_output
+    from core.progress import LineProgress
     from core.variation.novelty import NoveltyParams
     from core.variation.run import VariationConfig, VariationEvent, run_variation
     from core.variation.ssm import SSMParams
@@ -51,8 +53,7 @@ def run(args: argparse.Namespace) -> int:
     settings = load_settings(args.config, cli_overrides={"models.cache_dir": args.cache_dir})
     models = tuple(m.strip() for m in args.models.split(",") if m.strip())
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise InputError(f"--out {out} is a file", hint="name a folder for the results")
+    check_output(out, folder=True)  # a file, a device, not writable, no room: refused before any book is read
     config = VariationConfig(
         models=models,
         splitter=args.splitter,
@@ -68,13 +69,17 @@ def run(args: argparse.Namespace) -> int:
     )
     source = _source(settings, models)
     tty = sys.stderr.isatty()
-    last = {"key": None}
+    last: dict[str, Any] = {"key": None, "lines": None}
 
     def on_event(ev: VariationEvent) -> None:
         key = (ev.stage, ev.book, ev.model)
         if ev.message and (key != last["key"] or ev.stage == "done"):
             print(f"[{ev.stage}] {ev.book} {ev.message}".rstrip(), file=sys.stderr)
+        if key != last["key"] and not tty:  # a log or a pipe: a plain line every 10 s per stage
+            last["lines"] = LineProgress(f"  {ev.stage} {ev.book} {ev.model}".rstrip())
         last["key"] = key
+        if last["lines"] is not None and ev.total:
+            last["lines"](ev.done, ev.total)
         if tty and ev.total and ev.stage in ("embed", "analyse", "read"):
             label = f"{ev.stage} {ev.book} {ev.model}".strip()
             end = "\n" if ev.done >= ev.total else ""

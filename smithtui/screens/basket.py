@@ -10,9 +10,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Input, Static
 
+from core.curation import PENDING
 from core.errors import SmithError
+from smithtui.widgets.footer import FitFooter
 from smithtui.widgets.render import clip, highlight_spans
 
 
@@ -26,31 +28,50 @@ class BasketScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("d,delete", "remove", "Remove", id="basket.remove"),
         Binding("u", "undo", "Undo", id="basket.undo"),
+        Binding("slash", "search", "Filter", id="basket.search"),
+        Binding("escape", "end_search", "Back to the table", show=False, priority=True),
     ]
 
     def __init__(self) -> None:
         super().__init__(id="basket")
+        self.search = ""  # the / filter: foils whose source, foil or rule contains it
+        self._columns_for = 0
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="basket-main"):
             yield Static(id="basket-summary")
+            yield Input(placeholder="filter the basket (Enter or Escape: back to the table)", id="basket-search", compact=True)
             yield DataTable(id="basket-table", cursor_type="row", zebra_stripes=True)
             yield Static(id="basket-detail")
-        yield Footer(compact=True)
+        yield FitFooter()
 
     def on_mount(self) -> None:
         table = self.query_one("#basket-table", DataTable)
         table.border_title = "Accepted foils"
         self.query_one("#basket-detail").border_title = "Selected"
-        table.add_column("#", key="n", width=3)
-        table.add_column("Rule", key="rule", width=4)
-        table.add_column("Source", key="source", width=36)
-        table.add_column("Foil", key="foil", width=40)
-        table.add_column("Valid", key="valid", width=6)
-        table.add_column("Fooled", key="fooled", width=14)
+        self._setup_columns()
         self.refresh_table()
         table.focus()
+
+    def on_resize(self, _event: Any) -> None:
+        if self._columns_for != self.app.size.width:
+            self._setup_columns()
+            self.refresh_table()
+
+    def _setup_columns(self) -> None:
+        """Source and foil share the room the fixed columns leave (at 80 columns Valid and Fooled stay on screen)."""
+        self._columns_for = self.app.size.width
+        table = self.query_one("#basket-table", DataTable)
+        table.clear(columns=True)
+        room = self.app.size.width - (3 + 4 + 6 + 14) - 2 * 6 - 4
+        source_w = max(16, min(36, room * 9 // 19))
+        table.add_column("#", key="n", width=3)
+        table.add_column("Rule", key="rule", width=4)
+        table.add_column("Source", key="source", width=source_w)
+        table.add_column("Foil", key="foil", width=max(16, min(40, room - source_w)))
+        table.add_column("Valid", key="valid", width=6)
+        table.add_column("Fooled", key="fooled", width=14)
 
     def on_screen_resume(self) -> None:
         self.refresh_table()
@@ -68,23 +89,32 @@ class BasketScreen(Screen[None]):
         table.clear()
         records = self.records()
         rules: dict[str, int] = {}
+        needle = self.search.casefold()
         for n, rec in enumerate(records, 1):
+            if needle and needle not in f"{rec.get('rule')} {rec.get('source')} {rec.get('foil')}".casefold():
+                continue
             rules[rec.get("rule") or "?"] = rules.get(rec.get("rule") or "?", 0) + 1
             validated = rec.get("validated")
             valid = Text("✓", style="green") if validated else Text("✗", style="red") if validated is False else Text("–")
             fooled = fooled_models(rec)
+            verdict = Text(", ".join(fooled) or "none", style="red" if fooled else "dim")
+            if rec.get(PENDING):
+                valid = Text("…", style="yellow") if "validation" in rec[PENDING] else valid
+                verdict = Text("not scored yet", style="yellow")
             table.add_row(
                 Text(str(n)),
                 Text(str(rec.get("rule") or "?"), style="bold"),
                 Text(clip(str(rec.get("source") or ""), 60)),
                 highlight_spans(str(rec.get("foil") or ""), rec.get("changed_spans") or []),
                 valid,
-                Text(", ".join(fooled) or "none", style="red" if fooled else "dim"),
+                verdict,
                 key=str(rec.get("curation_id")),
             )
         if table.row_count:
             table.move_cursor(row=min(max(keep, 0), table.row_count - 1))
         summary = Text(f"{len(records)} foil(s) in the basket", style="bold")
+        if needle:
+            summary.append(f"  {table.row_count} match “{self.search}”", style="yellow")
         if rules:
             summary.append("  " + "  ".join(f"{r} {n}" for r, n in sorted(rules.items())), style="dim")
         summary.append("   ctrl+s: export (.jsonl / .csv / .parquet)", style="dim")
@@ -119,6 +149,8 @@ class BasketScreen(Screen[None]):
         text.append(f"\n{rec.get('rule')} {rec.get('variant', '')}: {rec.get('description', '')}", style="dim")
         if rec.get("edited_by_hand"):
             text.append(f"\nedited by hand (generated: {rec.get('original_foil')})", style="cyan")
+        if rec.get(PENDING):
+            text.append(f"\nnot scored yet: {', '.join(rec[PENDING])} (filled in when the scores arrive)", style="yellow")
         for model, c in (rec.get("spotcheck") or {}).items():
             text.append(f"\n{model}: margin {c['margin']:+.3f}", style="bold red" if c.get("fooled") else "")
             if c.get("fooled"):
@@ -137,10 +169,28 @@ class BasketScreen(Screen[None]):
             return
         self.app.basket_changed()
 
+    def action_search(self) -> None:
+        box = self.query_one("#basket-search", Input)
+        box.display = True
+        self.set_focus(box)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return action != "end_search" or isinstance(self.focused, Input)
+
+    def action_end_search(self) -> None:
+        box = self.query_one("#basket-search", Input)
+        box.display = bool(box.value)
+        self.set_focus(self.query_one("#basket-table"))
+
+    @on(Input.Changed, "#basket-search")
+    def _search_changed(self, event: Input.Changed) -> None:
+        self.search = event.value
+        self.refresh_table()
+
+    @on(Input.Submitted, "#basket-search")
+    def _search_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_end_search()
+
     def action_undo(self) -> None:
-        curation = self.app.require_curation()
-        if curation is None:
-            return
-        if curation.undo() is None:
-            self.app.notify("nothing to undo")
-        self.app.basket_changed()
+        self.app.undo_decision()

@@ -23,18 +23,49 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, ProgressBar, SelectionList, Static
+from textual.widgets import Button, Checkbox, DataTable, Input, Label, ProgressBar, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from core.config import Settings
 from core.errors import SmithError
-from smithtui.screens.job import JobScreen
+from smithtui.screens.job import CANCEL_CHUNK, JobScreen
+from smithtui.widgets.footer import FitFooter
 
 DEFAULT_MODELS = ("use-v3", "e5-small")
 
 
 def _pct(x: float) -> str:
     return "n/a" if x is None or math.isnan(x) else f"{100 * x:.1f}"
+
+
+def chunked(spec: Any, size: int) -> Any:
+    """The same model, encoding ``size`` texts at a time with a cancel check between: escape stops it in ~1 s.
+
+    Lexical baselines are left whole: they fit their vocabulary on the texts of one call, and are fast.
+    """
+    from core.clsd.run import ModelSpec
+    from core.progress import check_cancel, report
+
+    if dict(spec.info).get("kind") == "lexical":
+        return spec
+
+    def encode(texts: Any, progress: Any = None, cancel: Any = None) -> Any:
+        import numpy as np
+
+        texts = list(texts)
+        if len(texts) <= size:
+            return spec.encode(texts, progress=progress, cancel=cancel)
+        parts = []
+        for start in range(0, len(texts), size):
+            check_cancel(cancel)
+
+            def sub(done: int, _total: int, start: int = start) -> None:
+                report(progress, start + done, len(texts))
+
+            parts.append(np.asarray(spec.encode(texts[start : start + size], progress=sub, cancel=cancel)))
+        return np.concatenate(parts)
+
+    return ModelSpec(spec.name, encode, spec.info)
 
 
 def diff_words(reference: str, changed: str, *, style: str = "bold reverse red") -> Text:
@@ -156,14 +187,14 @@ class CLSDScreen(JobScreen):
                 yield Button("Run", id="clsd-run", variant="primary")
                 yield Button("Cancel", id="clsd-cancel", disabled=True)
         with Horizontal(id="clsd-progress-row"):
-            yield ProgressBar(total=None, show_eta=False, id="clsd-progress")
+            yield ProgressBar(total=1, show_eta=False, id="clsd-progress")  # still until a job starts
             yield Label("ready: name a set, tick models, then ctrl+r", id="clsd-status")
         yield DataTable(id="clsd-results", cursor_type="row", zebra_stripes=True)
         yield Label("wrong rows: run an evaluation, then pick a result line", id="clsd-wrong-label")
         yield DataTable(id="clsd-wrong", cursor_type="row", zebra_stripes=True)
         with VerticalScroll(id="clsd-detail-box"):
             yield Static("", id="clsd-detail")
-        yield Footer()
+        yield FitFooter()
 
     def on_mount(self) -> None:
         self.query_one("#clsd-models", SelectionList).border_title = "models"
@@ -187,10 +218,15 @@ class CLSDScreen(JobScreen):
         self._current = None
         self.query_one("#clsd-results", DataTable).clear()
         self.query_one("#clsd-wrong", DataTable).clear()
+        self.query_one("#clsd-wrong-label", Label).update("wrong rows: run an evaluation, then pick a result line")
         self.query_one("#clsd-detail", Static).update("")
         pos = self.query_one("#clsd-pos", Checkbox).value
         cancel = self._start(f"starting: {len(models)} model(s)")
         self._evaluate(data, pivot, columns, models, pos, cancel)
+
+    def results_payload(self) -> dict[str, Any] | None:
+        """ctrl+s: the finished report (as ``smithtui clsd --out`` writes it)."""
+        return None if self.report is None else self.report.to_dict()
 
     def action_focus_wrong(self) -> None:
         self.query_one("#clsd-wrong", DataTable).focus()
@@ -205,7 +241,7 @@ class CLSDScreen(JobScreen):
         self, data_path: str, pivot_path: str, columns: str, models: list[str], pos: bool, cancel: threading.Event
     ) -> None:
         from core.clsd.data import PIVOT, check_pivot, read_dataset
-        from core.clsd.run import run_clsd
+        from core.clsd.run import registry_model, run_clsd
 
         def job() -> Any:
             kwargs: dict[str, Any] = {}
@@ -217,9 +253,10 @@ class CLSDScreen(JobScreen):
             self.post_message(self.Status("reading the set"))
             data = read_dataset(data_path, **kwargs)
             pivot = check_pivot(data, read_dataset(pivot_path, condition=PIVOT, **kwargs)) if pivot_path else None
+            specs = [chunked(registry_model(m, self.settings), CANCEL_CHUNK) for m in models]
             return run_clsd(
                 data,
-                models,
+                specs,
                 pivot=pivot,
                 settings=self.settings,
                 ties=self.settings.clsd.ties,
@@ -235,13 +272,19 @@ class CLSDScreen(JobScreen):
     # ----- messages ------------------------------------------------------------------------------
 
     def on_clsdscreen_progress(self, msg: Progress) -> None:
+        if not self.running:
+            return  # a late message from a cancelled job
         if msg.total:
             self.query_one("#clsd-progress", ProgressBar).update(total=msg.total, progress=msg.done)
 
     def on_clsdscreen_status(self, msg: Status) -> None:
+        if not self.running:
+            return  # a late message from a cancelled job
         self._status(msg.text)
 
     def on_clsdscreen_result_ready(self, msg: ResultReady) -> None:
+        if not self.running:
+            return  # a late message from a cancelled job
         r = msg.result
         self._results.append(r)
         from core.clsd.data import direction_label
@@ -253,6 +296,8 @@ class CLSDScreen(JobScreen):
         )
 
     def on_clsdscreen_finished(self, msg: Finished) -> None:
+        if not self.running:
+            return  # a late message from a cancelled job
         self.report = msg.report
         self._done()
         errors = msg.report.model_errors

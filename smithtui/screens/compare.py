@@ -7,24 +7,26 @@ sorted by score, each cell with a small bar.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import threading
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Label, ProgressBar, SelectionList, Static
+from textual.widgets import DataTable, Header, Label, ProgressBar, SelectionList, Static
 from textual.widgets.selection_list import Selection
 from textual.worker import get_current_worker
 
 from core.errors import SmithError
 from core.types import RULES
+from smithtui.widgets.footer import FitFooter
 from smithtui.widgets.render import clip, score_cell
 
 
@@ -116,6 +118,7 @@ class CompareScreen(Screen[None]):
         self.run_id = 0
         self.running = False
         self._cancel: threading.Event | None = None
+        self._narrow_columns = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -127,11 +130,11 @@ class CompareScreen(Screen[None]):
                 yield Static(id="source-info")
             with Vertical(id="compare-right"):
                 with Horizontal(id="progress-row"):
-                    yield ProgressBar(id="progress", show_eta=False)
+                    yield ProgressBar(total=1, id="progress", show_eta=False)  # still until a run starts
                     yield Static(id="progress-label")
                 yield DataTable(id="results", cursor_type="row", zebra_stripes=True)
                 yield Static(id="compare-note")
-        yield Footer(compact=True)
+        yield FitFooter()
 
     def on_mount(self) -> None:
         self.query_one("#results").border_title = "Models by score = harmonic mean of TACC and AUC; per-rule TACC"
@@ -139,6 +142,22 @@ class CompareScreen(Screen[None]):
         self._load_source()
         self._setup_columns()
         self.query_one("#compare-models").focus()
+
+    @on(SelectionList.SelectedChanged, "#compare-models")
+    def _models_changed(self, _event: SelectionList.SelectedChanged) -> None:
+        if hasattr(self.app, "set_models") and self.selected_models():
+            order = [str(s.value) for s in self.query_one("#compare-models", SelectionList).options]
+            self.app.set_models(sorted(self.selected_models(), key=order.index))
+
+    def on_smith_app_models_changed(self, _message: Any) -> None:
+        models = self.query_one("#compare-models", SelectionList)
+        wanted = set(self.app.models)
+        if set(models.selected) != wanted:
+            with models.prevent(SelectionList.SelectedChanged):
+                models.deselect_all()
+                for name in wanted:
+                    with contextlib.suppress(Exception):
+                        models.select(name)
 
     def on_screen_resume(self) -> None:
         if self.source == "basket" and not self.running:
@@ -151,7 +170,7 @@ class CompareScreen(Screen[None]):
     # -- models and triples ------------------------------------------------------------------
     def _fill_models(self) -> None:
         models = self.query_one("#compare-models", SelectionList)
-        wanted = set(self.app.settings.models.embedders)
+        wanted = set(getattr(self.app, "models", self.app.settings.models.embedders))
         specs = self.app.backends.specs()
         items = []
         for spec in specs:
@@ -163,11 +182,12 @@ class CompareScreen(Screen[None]):
                 label.append("✗ n/a", style="yellow")
             items.append(Selection(label, spec.name, spec.name in wanted and spec.usable, disabled=not spec.usable))
         known = {s.name for s in specs}
-        for name in self.app.settings.models.embedders:
+        for name in getattr(self.app, "models", self.app.settings.models.embedders):
             if name not in known:
                 items.append(Selection(Text(f"{name:<20}configured", style="bold"), name, True))
-        models.clear_options()
-        models.add_options(items)
+        with models.prevent(SelectionList.SelectedChanged):  # filling the list is not a choice
+            models.clear_options()
+            models.add_options(items)
 
     def selected_models(self) -> list[str]:
         return list(self.query_one("#compare-models", SelectionList).selected)
@@ -241,6 +261,7 @@ class CompareScreen(Screen[None]):
                 "" if self.source == "basket" else str(self.source),
                 placeholder="path to a foil JSONL or a SentenceSmith CSV",
                 hint="layouts: foil-engine JSONL, SentenceSmith CSV, or any CSV/TSV/JSONL with sentence/paraphrase/foil",
+                path_kind="triples",
                 id="load-triples-dialog",
             ),
             self._set_source,
@@ -255,13 +276,25 @@ class CompareScreen(Screen[None]):
         self.load_worker(path.strip())
 
     # -- running ------------------------------------------------------------------------------
+    @property
+    def narrow(self) -> bool:
+        return self.app.size.width < 100
+
+    def on_resize(self, _event: Any) -> None:
+        if self.narrow != self._narrow_columns:
+            self._setup_columns()
+            self._fill_table()
+
     def _setup_columns(self) -> None:
+        """Model, score, TACC, AUC and one TACC column per rule; below 100 columns the bars shrink to one cell."""
+        self._narrow_columns = self.narrow
         table = self.query_one("#results", DataTable)
         table.clear(columns=True)
+        score_w = 6 if self.narrow else 9
         table.add_column("Model", key="model", width=10)
-        table.add_column("Score", key="hm", width=9)
-        table.add_column("TACC", key="tacc", width=9)
-        table.add_column("AUC", key="auc", width=9)
+        table.add_column("Score", key="hm", width=score_w)
+        table.add_column("TACC", key="tacc", width=score_w)
+        table.add_column("AUC", key="auc", width=score_w)
         for rule in RULES:
             table.add_column(rule, key=f"rule:{rule}", width=5)
 
@@ -286,9 +319,16 @@ class CompareScreen(Screen[None]):
         self.eval_worker(self.run_id, self.triples, models, self._cancel)
 
     def action_cancel(self) -> None:
+        """Stop the run: the screen is idle at once (late messages of the run are dropped by its run id);
+        the worker stops at its next check, within one batch of texts."""
         if self.running and self._cancel is not None:
             self._cancel.set()
-            self.query_one("#progress-label", Static).update("cancelling…")
+            self.run_id += 1
+            self.running = False
+            self._cancel = None
+            self.query_one("#progress", ProgressBar).update(total=1, progress=0)
+            self.query_one("#progress-label", Static).update("cancelled")
+            self.app.notify("evaluation cancelled")
 
     @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
     def eval_worker(self, run: int, triples: Any, models: Sequence[str], cancel: threading.Event) -> None:
@@ -365,7 +405,7 @@ class CompareScreen(Screen[None]):
                 cells += [Text("")] * (2 + len(RULES))
             else:
                 cells = [Text(clip(r["model"], 10), style="bold")]
-                cells += [score_cell(r[k], width=3) for k in ("hm", "tacc", "auc")]
+                cells += [score_cell(r[k], width=1 if self._narrow_columns else 3) for k in ("hm", "tacc", "auc")]
                 cells += [score_cell(r["per_rule"].get(rule), width=1, digits=2) for rule in RULES]
             table.add_row(*cells, key=r["model"])
 
@@ -377,7 +417,13 @@ class CompareScreen(Screen[None]):
             self.app.notify("run an evaluation first (ctrl+r)", severity="warning")
             return
         self.app.push_screen(
-            PromptScreen("Export the results table to", "smith-compare.csv", hint=".csv or .jsonl", id="export-table-dialog"),
+            PromptScreen(
+                "Export the results table to",
+                "smith-compare.csv",
+                hint=".csv or .jsonl",
+                path_kind="compare-export",
+                id="export-table-dialog",
+            ),
             self._export_table,
         )
 

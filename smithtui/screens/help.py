@@ -9,17 +9,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from smithtui.widgets.footer import FitFooter
 
 INTRO = """\
-SentenceSmith Workbench: everything works from the keyboard. ctrl+p opens the command palette
-(every action, loading files, the sample sentences).
+SentenceSmith Workbench: everything works from the keyboard. ctrl+p opens the command palette (every action, loading files, the sample sentences).
 
-Workbench: type a sentence (and, optionally, a paraphrase); Enter crafts every applicable foil.
-Each model column shows margin = sim(s, reference) - sim(s, foil). A red ✗ means the model is
-fooled: sim(s, foil) >= sim(s, paraphrase), or, without a paraphrase, >= sim(s, s), i.e. it
-cannot tell the foil from the original. Decisions are journaled at once (fsynced); a session
-that was not closed is offered back at the next start.
+Workbench: type a sentence (and, optionally, a paraphrase); Enter crafts every applicable foil. Each model column shows margin = sim(s, reference) - sim(s, foil). A red ⚑ means the model is fooled: sim(s, foil) >= sim(s, paraphrase), or, without a paraphrase, >= sim(s, s), i.e. it cannot tell the foil from the original. ✗ is a failed validator verdict, ⊘ a rejected foil, ✓ an accepted one (or a passed verdict), ✎ a hand edit. Decisions are journaled at once (fsynced); a session that was not closed is offered back at the next start. Below 100 columns the graph pane folds away: g shows it, t and l jump into it.
 
 Rebind keys in the [ui.keys] table of smithtui.toml, by id or by a unique short name:
     [ui.keys]
@@ -46,7 +43,7 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(id="help-body", classes="dialog wide"):
             yield Static(Text(INTRO), id="help-intro")
             yield Static(self._table(), id="help-keys")
-        yield Footer()
+        yield FitFooter()
 
     def _table(self) -> Text:
         import importlib

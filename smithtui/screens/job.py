@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -24,6 +25,8 @@ from textual.widgets import Button, Label, ProgressBar
 
 from core.errors import CancelledError, SmithError
 
+CANCEL_CHUNK = 32  # texts embedded between two cancel checks in the app: escape stops a job within ~1 s
+
 
 class JobScreen(Screen):
     """Run/Cancel, progress and status for one job at a time (see the module docstring)."""
@@ -32,6 +35,7 @@ class JobScreen(Screen):
     BINDINGS: ClassVar[list[Binding]] = [  # Textual merges these before a subclass's own bindings
         Binding("ctrl+r", "run", "Run"),
         Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "export_results", "Save results"),  # this screen's results, not the basket
     ]
 
     @dataclass
@@ -57,10 +61,57 @@ class JobScreen(Screen):
     def action_run(self) -> None:  # pragma: no cover - every subclass defines its own
         raise NotImplementedError
 
+    def results_payload(self) -> dict[str, Any] | None:
+        """The finished job's results as one JSON document (None before a run finishes); subclasses define it."""
+        return None
+
+    def action_export_results(self) -> None:
+        from smithtui.widgets.dialogs import PromptScreen
+
+        if self.results_payload() is None:
+            self.app.notify("no results to save yet: run a job first (ctrl+r)", severity="warning")
+            return
+        self.app.push_screen(
+            PromptScreen(
+                "Save this screen's results to",
+                f"smith-{self.PREFIX}-results.json",
+                hint="one JSON document, written atomically",
+                path_kind=f"{self.PREFIX}-results",
+                id="export-results-dialog",
+            ),
+            self._export_results_to,
+        )
+
+    def _export_results_to(self, path: str | None) -> None:
+        from core.textio import atomic_write_json
+
+        payload = self.results_payload()
+        if not path or not path.strip() or payload is None:
+            return
+        target = Path(path.strip()).expanduser()
+        try:
+            if target.is_dir():
+                raise SmithError(f"{target} is a folder", hint="name a file, e.g. results.json")
+            atomic_write_json(target, payload)
+        except SmithError as exc:
+            self.app.notify(f"{exc.message} (hint: {exc.hint})", title="not saved", severity="error", markup=False)
+            return
+        except OSError as exc:
+            self.app.notify(f"cannot write {target}: {exc.strerror or exc}", title="not saved", severity="error", markup=False)
+            return
+        self.app.notify(f"saved the results to {target}", markup=False)
+
+    @property
+    def running(self) -> bool:
+        return self._cancel is not None
+
     def action_cancel(self) -> None:
+        """Stop the job: the screen is idle at once; the worker stops at its next check (within one batch)."""
         if self._cancel is not None and not self._cancel.is_set():
             self._cancel.set()
-            self._status("cancelling…")
+            self._done()
+            self.query_one(self._widget_id("progress"), ProgressBar).update(total=1, progress=0)
+            self._status("cancelled")
 
     # ----- the job ---------------------------------------------------------------------------------
 
@@ -87,6 +138,8 @@ class JobScreen(Screen):
             self.post_message(finished(result))
 
     def on_job_screen_failed(self, msg: Failed) -> None:
+        if not self.running:
+            return  # the job was cancelled: the screen already said so
         self._done()
         self._status(msg.message + (f" (hint: {msg.hint})" if msg.hint else ""), error=msg.message != "cancelled")
 

@@ -24,10 +24,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, DataTable, Footer, Input, Label, ProgressBar, Sparkline, Static
+from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Sparkline, Static
 
 from core.config import Settings
-from smithtui.screens.job import JobScreen
+from smithtui.screens.job import CANCEL_CHUNK, JobScreen
+from smithtui.widgets.footer import FitFooter
 
 FRACTIONS = ("paf", "naf", "ddaf")
 _LABELS = {"paf": "PAF", "naf": "NAF", "ddaf": "DDAF (row +, col -)", "ssm_corr": "SSM r", "series_corr": "series r"}
@@ -166,7 +167,7 @@ class VariationScreen(JobScreen):
             yield Button("Run", id="var-run", variant="primary")
             yield Button("Cancel", id="var-cancel", disabled=True)
         with Horizontal(id="var-progress-row"):
-            yield ProgressBar(total=None, show_eta=False, id="var-progress")
+            yield ProgressBar(total=1, show_eta=False, id="var-progress")  # still until a job starts
             yield Label("ready: name a book and models, then ctrl+r", id="var-status")
         with VerticalScroll(id="var-body"):
             with Horizontal(id="var-maps"):
@@ -177,7 +178,7 @@ class VariationScreen(JobScreen):
             yield Sparkline([], id="var-series")
             yield Label("novel passages (ensemble over models)", id="var-passages-label")
             yield DataTable(id="var-passages", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield FitFooter()
 
     def on_mount(self) -> None:
         table = self.query_one("#var-passages", DataTable)
@@ -193,6 +194,19 @@ class VariationScreen(JobScreen):
             return
         cancel = self._start(f"starting: {len(books)} book(s), {len(models)} model(s)")
         self._analyse(books, models, cancel)
+
+    def results_payload(self) -> dict[str, Any] | None:
+        """ctrl+s: per-book agreement, novelty and top passages of the finished run."""
+        run = self.run_result
+        if run is None:
+            return None
+        return {
+            "models": list(run.config.models),
+            "books": [b.to_json() for b in run.books],
+            "mean_agreement": run.mean.to_json() if run.mean is not None else None,
+            "errors": list(run.errors),
+            "models_info": dict(run.models_info),
+        }
 
     def action_next_fraction(self) -> None:
         self._fraction = (self._fraction + 1) % len(FRACTIONS)
@@ -216,7 +230,7 @@ class VariationScreen(JobScreen):
             if self._source is None:
                 from core.variation.run import RegistrySource
 
-                self._source = RegistrySource(self.settings.cache_dir(), self.settings)
+                self._source = RegistrySource(self.settings.cache_dir(), self.settings, chunk_size=CANCEL_CHUNK)
             if hasattr(self._source, "check"):
                 self._source.check(models)
             return run_variation([Path(b) for b in books], config, self._source, None, on_event=on_event, cancel=cancel)
@@ -226,6 +240,8 @@ class VariationScreen(JobScreen):
     # ----- messages ------------------------------------------------------------------------------
 
     def on_variation_screen_progress(self, msg: Progress) -> None:
+        if not self.running:
+            return  # a late message from a cancelled job
         bar = self.query_one("#var-progress", ProgressBar)
         if msg.total:
             bar.update(total=msg.total, progress=msg.done)
@@ -234,6 +250,8 @@ class VariationScreen(JobScreen):
         self._status(f"{what}: {detail}")
 
     def on_variation_screen_finished(self, msg: Finished) -> None:
+        if not self.running:
+            return  # a late message from a cancelled job
         self.run_result = msg.run
         self._done()
         names = ", ".join(f"{r.book.name} ({len(r.book)} sentences)" for r in msg.run.books)

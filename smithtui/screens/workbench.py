@@ -7,6 +7,7 @@ and messages from a stale generation are dropped.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import threading
 import time
@@ -15,21 +16,30 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, OptionList, Static, Tree
+from textual.widgets import DataTable, Header, Input, OptionList, Static, Tree
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from core.curation import record_key
+from core.curation import PENDING, record_key, word_overlap
 from core.errors import SmithError
 from core.types import RULE_NAMES, RULES
+from smithtui.widgets.footer import FitFooter
 from smithtui.widgets.graph_tree import GraphTree
-from smithtui.widgets.render import clip, focus_window, highlight_spans, margin_cell, verdict_cell
+from smithtui.widgets.render import (
+    ACCEPTED_MARK,
+    REJECTED_MARK,
+    clip,
+    focus_window,
+    highlight_spans,
+    margin_cell,
+    verdict_cell,
+)
 from smithtui.widgets.sentence_view import SentenceView
 
 # -- messages (posted by workers, always tagged with the generation they belong to) ----------
@@ -79,6 +89,14 @@ class StageFailed(Message):
         self.gen, self.stage, self.error, self.hint = gen, stage, error, hint
 
 
+class FoilScored(Message):
+    """A decided foil's missing verdicts and spot checks, computed after the decision (not tied to a generation)."""
+
+    def __init__(self, row: Any, paraphrase: str, models: Sequence[str]) -> None:
+        super().__init__()
+        self.row, self.paraphrase, self.models = row, paraphrase, tuple(models)
+
+
 class GenerationDone(Message):
     def __init__(self, gen: int) -> None:
         super().__init__()
@@ -111,6 +129,12 @@ class Row:
     def edit(self) -> Any:
         return self.candidate.edit
 
+    def missing(self, models: Sequence[str]) -> list[str]:
+        """What is not scored yet: ``"validation"`` and/or model names."""
+        if self.error:
+            return []
+        return (["validation"] if self.verdicts is None else []) + [m for m in models if m not in self.checks]
+
     def key(self, paraphrase: str | None) -> str:
         e = self.edit
         return record_key(
@@ -125,24 +149,11 @@ class Row:
         )
 
 
-ENGLISH_HINT_WORDS = frozenset(
-    ["the", "an", "of", "to", "and", "in", "is", "was", "are", "were", "be", "been", "it", "he", "she", "they", "we", "you", "that", "this", "with", "for", "on", "at", "by", "not", "his", "her", "their", "our", "my", "your", "from", "as", "but", "or", "have", "has", "had", "do", "does", "did", "will", "would", "can", "could"]
-)
+from core.inputs import ENGLISH_HINT_WORDS, looks_english  # noqa: E402, F401 (moved to core for the CLI)
 
-
-def looks_english(text: str) -> bool:
-    """A cheap guard: does the text contain common English function words (≥ 10% of its words)?
-
-    Only a warning hangs on it; short texts (< 4 words) always pass.
-
-    >>> looks_english("The cat chased the mouse."), looks_english("Le chat a chassé la souris dans le jardin.")
-    (True, False)
-    """
-    words = [w.strip(".,;:!?\"'()").lower() for w in text.split()]
-    words = [w for w in words if w.isalpha()]
-    if len(words) < 4:
-        return True
-    return sum(w in ENGLISH_HINT_WORDS for w in words) / len(words) >= 0.1
+NARROW, SHORT = 100, 30  # below these columns / rows the workbench goes compact
+PARAPHRASE_MIN_OVERLAP = 0.3  # below this share of shared words a paraphrase is probably another sentence's
+SAME_SENTENCE_OVERLAP = 0.5  # an edited sentence sharing this much with the crafted one keeps its paraphrase
 
 
 def sentence_id(text: str) -> str:
@@ -164,12 +175,19 @@ class WorkbenchScreen(Screen[None]):
         Binding("m", "pick_models", "Models", id="workbench.models"),
         Binding("ctrl+n", "next_sample", "Sample", id="workbench.sample"),
         Binding("ctrl+o", "load_sentences", "Open", id="workbench.load"),
-        Binding("i", "focus('sentence')", "Input", show=False, id="workbench.focus_input"),
-        Binding("c", "focus('candidates')", "Candidates", show=False, id="workbench.focus_candidates"),
-        Binding("t", "focus('graph')", "Graph", show=False, id="workbench.focus_graph"),
-        Binding("l", "focus('rules')", "Rules", show=False, id="workbench.focus_rules"),
+        # Keys that move the focus are priority bindings: they take effect before the next key of a
+        # burst is routed, so "iHello" types "Hello" (check_action lets letters through to a text box).
+        Binding("i", "focus('sentence')", "Input", show=False, id="workbench.focus_input", priority=True),
+        Binding("c", "focus('candidates')", "Candidates", show=False, id="workbench.focus_candidates", priority=True),
+        Binding("t", "focus('graph')", "Graph", show=False, id="workbench.focus_graph", priority=True),
+        Binding("l", "focus('rules')", "Rules", show=False, id="workbench.focus_rules", priority=True),
         Binding("b", "toggle_basket", "Basket panel", show=False, id="workbench.toggle_basket"),
-        Binding("escape", "leave_input", "To candidates", show=False, id="workbench.escape"),
+        Binding("g", "toggle_graph", "Graph pane", show=False, id="workbench.toggle_graph"),
+        Binding("f", "toggle_failed", "Failed edits", show=False, id="workbench.toggle_failed"),
+        Binding("slash", "search", "Filter", show=False, id="workbench.search"),
+        Binding("escape", "leave_input", "To candidates", show=False, id="workbench.escape", priority=True),
+        Binding("tab", "focus_step(1)", "Next pane", show=False, priority=True),
+        Binding("shift+tab", "focus_step(-1)", "Previous pane", show=False, priority=True),
     ]
 
     def __init__(self) -> None:
@@ -180,6 +198,8 @@ class WorkbenchScreen(Screen[None]):
         self.paraphrase: str = ""
         self.by_rule: dict[str, list[Any]] = {}
         self.filter: str = "all"
+        self.search: str = ""  # the / filter: rows whose foil (or rule) contains it
+        self.show_failed = False  # edits that could not be realized stay behind f
         self.models: tuple[str, ...] = ()
         self.sample_index = -1
         self.busy = False
@@ -188,6 +208,9 @@ class WorkbenchScreen(Screen[None]):
         self.show_edit_column = False
         self.foil_width = 40
         self._model_errors: set[str] = set()
+        self._crafted: tuple[str, str] = ("", "")  # (sentence, paraphrase) of the last craft or restore
+        self._graph_shown: bool | None = None  # the user's choice (g); None: shown from 100 columns up
+        self._laid_out_for: tuple[int, int] = (0, 0)
 
     # -- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -201,24 +224,77 @@ class WorkbenchScreen(Screen[None]):
                 yield GraphTree(id="graph")
                 yield OptionList(id="rules")
             with Vertical(id="center"):
+                yield Input(placeholder="filter the foils (Enter or Escape: back to the table)", id="search", compact=True)
                 yield DataTable(id="candidates", cursor_type="row", zebra_stripes=True)
                 yield Static(id="detail")
             with VerticalScroll(id="basket-panel"):
                 yield Static(id="basket-list")
         yield Static(id="status")
-        yield Footer(compact=True)
+        yield FitFooter()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._apply_layout(event.size.width, event.size.height)
+
+    def _apply_layout(self, width: int, height: int) -> None:
+        """Below 100 columns (or 30 rows) go compact: borderless inputs, the graph pane folded away (g)."""
+        if (width, height) == self._laid_out_for:
+            return
+        self._laid_out_for = (width, height)
+        narrow, short = width < NARROW, height < SHORT
+        self.set_class(narrow, "-narrow")
+        self.set_class(short, "-short")
+        for box in self.query(Input):
+            box.compact = narrow or short
+        self.query_one("#left").display = (not narrow) if self._graph_shown is None else self._graph_shown
+        self.query_one("#basket-panel").display = width >= 150
+        self._setup_columns()
+        self._fill_table()
+
+    def action_toggle_failed(self) -> None:
+        self.show_failed = not self.show_failed
+        self._fill_table()
+
+    def action_search(self) -> None:
+        """/ opens the filter box over the candidates; typing narrows the table at once."""
+        box = self.query_one("#search", Input)
+        box.display = True
+        self.set_focus(box)
+
+    def _set_search(self, text: str) -> None:
+        box = self.query_one("#search", Input)
+        if box.value != text:
+            box.value = text
+        self.search = text
+        box.display = bool(text) or self.focused is box
+
+    @on(Input.Changed, "#search")
+    def _search_changed(self, event: Input.Changed) -> None:
+        self.search = event.value
+        self._fill_table()
+
+    @on(Input.Submitted, "#search")
+    def _search_done(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.set_focus(self.query_one("#candidates"))
+        self._set_search(self.search)
+
+    def action_toggle_graph(self) -> None:
+        left = self.query_one("#left")
+        self._graph_shown = not left.display
+        left.display = self._graph_shown
+        self._setup_columns()
+        self._fill_table()
 
     def on_mount(self) -> None:
         app = self.app
-        self.models = tuple(app.settings.models.embedders)
+        self.models = tuple(app.models)
         self.query_one("#graph").border_title = "AMR graph"
         self.query_one("#rules").border_title = "Rules"
         self.query_one("#candidates").border_title = "Candidates"
         self.query_one("#basket-panel").border_title = "Basket"
         self.query_one("#detail").border_title = "Selected foil"
-        self.query_one("#basket-panel").display = self.app.size.width >= 150
         self._fill_rules()
-        self._setup_columns()
+        self._apply_layout(self.app.size.width, self.app.size.height)
         self.refresh_basket()
         self.refresh_status()
         self.query_one("#sentence", Input).focus()
@@ -247,10 +323,28 @@ class WorkbenchScreen(Screen[None]):
         self.query_one("#status", Static).update(text)
 
     # -- inputs -------------------------------------------------------------------------------
+    @on(Input.Changed, "#sentence")
+    def _sentence_changed(self, event: Input.Changed) -> None:
+        """A paraphrase belongs to its sentence: typing another sentence clears the one left from the last craft."""
+        crafted, carried = self._crafted
+        box = self.query_one("#paraphrase", Input)
+        if not carried or box.value != carried or event.value.strip() == crafted.strip():
+            return
+        if event.value.strip() and word_overlap(crafted, event.value) >= SAME_SENTENCE_OVERLAP:
+            return  # the same sentence, edited (a typo fixed): its paraphrase still applies
+        box.value = ""
+        self._crafted = (crafted, "")
+        self.app.notify(
+            "cleared the paraphrase: it belonged to the previous sentence (type one for this sentence, or leave it empty)",
+            markup=False,
+        )
+
     @on(Input.Submitted, "#sentence, #paraphrase")
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.action_generate()
+        if self.busy:  # crafting: a, r, u, e, m work at once and show in the footer
+            self.set_focus(self.query_one("#candidates"))
 
     def action_generate(self) -> None:
         sentence = self.query_one("#sentence", Input).value
@@ -264,9 +358,19 @@ class WorkbenchScreen(Screen[None]):
             self._cancel.set()
         self._cancel = threading.Event()
         self.paraphrase = paraphrase
+        self._crafted = (sentence, paraphrase)
+        if paraphrase and word_overlap(sentence, paraphrase) < PARAPHRASE_MIN_OVERLAP:
+            self.app.notify(
+                f"the paraphrase shares few words with the sentence ({word_overlap(sentence, paraphrase):.0%}): "
+                "is it this sentence's? Models are scored against it.",
+                severity="warning",
+                markup=False,
+            )
         self.rows = []
         self.by_rule = {}
         self.parsed = None
+        self.filter = "all"  # a new sentence starts unfiltered (the rule list shows it)
+        self._set_search("")
         self._model_errors.clear()
         self._fill_rules()
         self._setup_columns()
@@ -283,9 +387,11 @@ class WorkbenchScreen(Screen[None]):
         self.generate_worker(self.gen, sentence, paraphrase, self.models, self._cancel)
 
     def restore_input(self, last_input: dict[str, Any]) -> None:
-        """Put back the sentence the restored session was working on."""
-        self.query_one("#sentence", Input).value = str(last_input.get("sentence") or "")
-        self.query_one("#paraphrase", Input).value = str(last_input.get("paraphrase") or "")
+        """Put back the sentence the restored session was working on (its paraphrase goes with it)."""
+        sentence, paraphrase = str(last_input.get("sentence") or ""), str(last_input.get("paraphrase") or "")
+        self._crafted = (sentence, paraphrase)
+        self.query_one("#sentence", Input).value = sentence
+        self.query_one("#paraphrase", Input).value = paraphrase
 
     def use_sample(self, n: int) -> None:
         samples = self.app.samples
@@ -294,6 +400,7 @@ class WorkbenchScreen(Screen[None]):
             return
         self.sample_index = n % len(samples)
         sentence, paraphrase = samples[self.sample_index]
+        self._crafted = (sentence, paraphrase)
         self.query_one("#sentence", Input).value = sentence
         self.query_one("#paraphrase", Input).value = paraphrase
         self.action_generate()
@@ -309,6 +416,7 @@ class WorkbenchScreen(Screen[None]):
                 "Load sentences from a file",
                 placeholder="path to a .txt (one per line), .csv, .tsv or .jsonl file",
                 hint="ctrl+n then cycles through them; a paraphrase column is used when present",
+                path_kind="sentences",
                 id="load-sentences-dialog",
             ),
             self._load_sentences_from,
@@ -333,12 +441,37 @@ class WorkbenchScreen(Screen[None]):
         self.app.notify(f"loaded {len(samples)} sentence(s); ctrl+n to step through them", markup=False)
         self.action_next_sample()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        typing = isinstance(self.focused, Input)
+        if action == "focus" and typing:
+            return False  # the letter is typed into the box
+        return not (action == "leave_input" and not typing)  # else escape means what the focused widget makes of it
+
+    def action_focus_step(self, step: int) -> None:
+        """Tab / shift+tab, at once (a burst typed after Tab lands in the next box)."""
+        if step > 0:
+            self.focus_next()
+        else:
+            self.focus_previous()
+
+    def on_paste(self, event: events.Paste) -> None:
+        """Text pasted while a pane (not a text box) has the focus goes into the sentence box, never read as keys."""
+        if isinstance(self.focused, Input):
+            return
+        event.stop()
+        box = self.query_one("#sentence", Input)
+        self.set_focus(box)
+        box.insert_text_at_cursor(" ".join(event.text.split()))
+
     def action_focus(self, widget_id: str) -> None:
-        self.query_one(f"#{widget_id}").focus()
+        """Focus a pane now, not after a refresh: keys typed right after ``i`` land in the box (``iHello``)."""
+        if widget_id in ("graph", "rules") and not self.query_one("#left").display:
+            self.action_toggle_graph()  # a folded graph pane unfolds when asked for
+        self.set_focus(self.query_one(f"#{widget_id}"))
 
     def action_leave_input(self) -> None:
         if isinstance(self.focused, Input):
-            self.query_one("#candidates").focus()
+            self.set_focus(self.query_one("#candidates"))
 
     def action_toggle_basket(self) -> None:
         panel = self.query_one("#basket-panel")
@@ -422,6 +555,47 @@ class WorkbenchScreen(Screen[None]):
             checks = check_model(embedder, source, foils, paraphrase or None, name=model)
             self.post_message(SpotChecked(gen, model, indices, checks))
 
+    @work(thread=True, group="complete", exit_on_error=False)
+    def complete_worker(self, row: Row, paraphrase: str, models: Sequence[str]) -> None:
+        """Score what a decided foil is missing (validation, models), whatever the screen does meanwhile."""
+        from core.spotcheck import check_model
+
+        try:
+            if row.verdicts is None:
+                row.verdicts = list(self.app.backends.pipeline().validate([row.candidate])[0])
+            for model in models:
+                if model not in row.checks:
+                    try:
+                        embedder = self.app.backends.embedder(model)
+                    except Exception:
+                        row.checks[model] = None  # unavailable: reported on the status line already
+                        continue
+                    [row.checks[model]] = check_model(
+                        embedder, row.edit.source.text, [row.text], paraphrase or None, name=model
+                    )
+        except SmithError as exc:
+            self.post_message(StageFailed(self.gen, "scoring a decided foil", exc.message, exc.hint))
+            return
+        except Exception as exc:
+            self.post_message(StageFailed(self.gen, "scoring a decided foil", f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(FoilScored(row, paraphrase, models))
+
+    def on_foil_scored(self, message: FoilScored) -> None:
+        curation = self.app.curation
+        if curation is None:
+            return
+        record = self._record(message.row, message.paraphrase)
+        record[PENDING] = message.row.missing(message.models)
+        try:
+            completed = curation.complete(record)
+        except SmithError as exc:
+            self.app.notify(str(exc), severity="error", markup=False)
+            return
+        if completed:
+            self.refresh_basket()
+            self.app.basket_changed()
+
     @work(thread=True, group="rescore", exit_on_error=False)
     def rescore_worker(self, gen: int, index: int, candidate: Any, paraphrase: str, models: Sequence[str]) -> None:
         """Re-validate and re-check one hand-edited foil."""
@@ -464,6 +638,7 @@ class WorkbenchScreen(Screen[None]):
         if message.gen != self.gen:
             return
         self.rows = [Row(i, c) for i, c in enumerate(message.candidates)]
+        self._fill_rules()
         self._fill_table()
         self.timings["candidates"] = time.perf_counter()
 
@@ -518,21 +693,35 @@ class WorkbenchScreen(Screen[None]):
 
     # -- rules list ---------------------------------------------------------------------------
     def _fill_rules(self) -> None:
+        """Rule and variant counts: realized foils once they are in (failed edits counted apart), edits before."""
         rules = self.query_one("#rules", OptionList)
         rules.clear_options()
-        total = sum(len(v) for v in self.by_rule.values())
-        options = [Option(Text(f"All edits ({total})", style="bold"), id="all")]
+        failed = {r.edit.key for r in self.rows if r.error}
+
+        def counted(edits: list[Any]) -> tuple[int, int]:
+            bad = sum(1 for e in edits if e.key in failed)
+            return len(edits) - bad, bad
+
+        def label_of(name: str, edits: list[Any], style: str = "") -> Text:
+            ok, bad = counted(edits)
+            out = Text(f"{name} ({ok})", style=style if ok else "dim")
+            if bad:
+                out.append(f" +{bad} failed", style="dim red")
+            return out
+
+        every = [e for v in self.by_rule.values() for e in v]
+        options = [Option(label_of("All edits", every, "bold"), id="all")]
         for rule in self.app.settings.pipeline.rules:
             edits = self.by_rule.get(rule, [])
             label = Text()
             label.append(f"{rule} ", style="bold")
-            label.append(f"{RULE_NAMES.get(rule, rule)} ({len(edits)})", style="" if edits else "dim")
+            label.append_text(label_of(RULE_NAMES.get(rule, rule), edits))
             options.append(Option(label, id=f"rule:{rule}"))
-            variants: dict[str, int] = {}
+            variants: dict[str, list[Any]] = {}
             for e in edits:
-                variants[e.variant] = variants.get(e.variant, 0) + 1
-            for variant, n in variants.items():
-                options.append(Option(Text(f"   · {variant} ({n})"), id=f"variant:{rule}:{variant}"))
+                variants.setdefault(e.variant, []).append(e)
+            for variant, group in variants.items():
+                options.append(Option(Text("   · ") + label_of(variant, group), id=f"variant:{rule}:{variant}"))
         rules.add_options(options)
         ids = [o.id for o in options]
         rules.highlighted = ids.index(self.filter) if self.filter in ids else 0
@@ -547,6 +736,11 @@ class WorkbenchScreen(Screen[None]):
             self._fill_table()
 
     def _visible(self, row: Row) -> bool:
+        """Shown in the table: realized (or failed edits shown with f), matching the / filter and the rule list."""
+        if row.error and not self.show_failed:
+            return False
+        if self.search and self.search.casefold() not in f"{row.edit.rule} {row.text}".casefold():
+            return False
         if self.filter == "all":
             return True
         kind, _, rest = self.filter.partition(":")
@@ -557,34 +751,40 @@ class WorkbenchScreen(Screen[None]):
 
     # -- candidates table -----------------------------------------------------------------------
     def _center_width(self) -> int:
-        width = self.app.size.width - 34
+        width = self.app.size.width
+        if self.query_one("#left").display:
+            width -= 34
         if self.query_one("#basket-panel").display:
             width -= 30
-        return max(40, width - 4)
+        return max(30, width - 4)  # borders and the scroll bar
 
     def _setup_columns(self) -> None:
+        """Mark, rule, the model margins and the verdict first, the foil text last in the room left.
+
+        At 80 columns the margins stay on screen and the foil is clipped around its change.
+        """
         table = self.query_one("#candidates", DataTable)
         table.clear(columns=True)
-        model_w = 8
-        fixed = 1 + 4 + 7 + len(self.models) * model_w + 2 * (4 + len(self.models))
+        model_w = 7
+        fixed = 1 + 4 + 6 + len(self.models) * model_w + 2 * (4 + len(self.models))
         room = self._center_width() - fixed
         self.show_edit_column = room >= 30 + 20 + 2
-        self.foil_width = max(20, room - (22 if self.show_edit_column else 0))
+        self.foil_width = max(16, room - (22 if self.show_edit_column else 0))
         table.add_column("", key="mark", width=1)
         table.add_column("Rule", key="rule", width=4)
-        table.add_column("Foil (changes highlighted)", key="foil", width=self.foil_width)
-        if self.show_edit_column:
-            table.add_column("Edit", key="edit", width=20)
-        table.add_column("Valid", key="valid", width=7)
         for model in self.models:
             table.add_column(clip(model, model_w), key=f"m:{model}", width=model_w)
+        table.add_column("Valid", key="valid", width=6)
+        if self.show_edit_column:
+            table.add_column("Edit", key="edit", width=20)
+        table.add_column("Foil (changes highlighted)", key="foil", width=self.foil_width)
 
     def _mark(self, row: Row) -> Text:
         curation = self.app.curation
         status = curation.status_of(row.key(self.paraphrase)) if curation is not None else None
         if row.edited and status is None:
             return Text("✎", style="cyan")
-        return {"accept": Text("✓", style="bold green"), "reject": Text("✗", style="bold red")}.get(
+        return {"accept": Text(ACCEPTED_MARK, style="bold green"), "reject": Text(REJECTED_MARK, style="bold red")}.get(
             status or "", Text(" ")
         )
 
@@ -608,16 +808,17 @@ class WorkbenchScreen(Screen[None]):
             if row.error
             else focus_window(row.text, row.candidate.realization.changed_spans, self.foil_width)
         )
-        cells: list[Any] = [self._mark(row), Text(row.edit.rule, style="bold"), foil]
-        if self.show_edit_column:
-            cells.append(Text(clip(row.edit.description, 20)))
-        cells.append(self._verdicts_text(row))
+        cells: list[Any] = [self._mark(row), Text(row.edit.rule, style="bold")]
         for model in self.models:
             if model in row.checks:
                 check = row.checks[model]
                 cells.append(Text("n/a", style="yellow") if check is None else margin_cell(check))
             else:
                 cells.append(Text("…", style="dim") if not row.error else Text(""))
+        cells.append(self._verdicts_text(row))
+        if self.show_edit_column:
+            cells.append(Text(clip(row.edit.description, 20)))
+        cells.append(foil)
         return cells
 
     def _fill_table(self) -> None:
@@ -684,8 +885,11 @@ class WorkbenchScreen(Screen[None]):
         detail.update(text)
 
     # -- curation -------------------------------------------------------------------------------
-    def _record(self, row: Row) -> dict[str, Any]:
+    def _record(self, row: Row, paraphrase: str | None = None) -> dict[str, Any]:
+        """The basket record of a row; ``pending`` lists what is not scored yet (completed later)."""
         from core.export import foil_record
+
+        paraphrase = self.paraphrase if paraphrase is None else paraphrase
 
         try:
             prov = self.app.backends.provenance()
@@ -695,7 +899,7 @@ class WorkbenchScreen(Screen[None]):
             row.candidate,
             row.verdicts or [],
             row_id=sentence_id(row.edit.source.text),
-            paraphrase=self.paraphrase or None,
+            paraphrase=paraphrase or None,
             provenance=prov,
         )
         record["spotcheck"] = {
@@ -712,6 +916,7 @@ class WorkbenchScreen(Screen[None]):
         record["edited_by_hand"] = row.edited
         if row.edited:
             record["original_foil"] = row.original_text
+        record[PENDING] = row.missing(self.models)
         return record
 
     def _decide(self, action: str) -> None:
@@ -725,11 +930,16 @@ class WorkbenchScreen(Screen[None]):
         if row.error:
             self.app.notify("this edit could not be realized: nothing to keep", severity="warning")
             return
+        record = self._record(row)
         try:
-            getattr(curation, action)(self._record(row))
+            getattr(curation, action)(record)
         except SmithError as exc:
             self.app.notify(str(exc), severity="error", markup=False, timeout=10)
             return
+        self.app.undo_armed = None
+        if record[PENDING]:  # decided before its scores arrived: the basket entry is completed when they do
+            snapshot = replace(row, verdicts=None if row.verdicts is None else list(row.verdicts), checks=dict(row.checks))
+            self.complete_worker(snapshot, self.paraphrase, self.models)
         self._refresh_marks()
         self.refresh_basket()
         self.app.basket_changed()
@@ -744,20 +954,22 @@ class WorkbenchScreen(Screen[None]):
         self._decide("reject")
 
     def action_undo(self) -> None:
-        curation = self.app.require_curation()
-        if curation is None:
-            return
-        try:
-            undone = curation.undo()
-        except SmithError as exc:
-            self.app.notify(str(exc), severity="error", markup=False)
-            return
+        """Undo the latest decision, saying which; one on an earlier sentence needs a second ``u``."""
+        undone = self.app.undo_decision(self.parsed.text if self.parsed is not None else None)
         if undone is None:
-            self.app.notify("nothing to undo")
             return
         self._refresh_marks()
         self.refresh_basket()
-        self.app.basket_changed()
+        at = next((r for r in self.rows if r.key(self.paraphrase) == undone["key"]), None)
+        if at is None:
+            return
+        if not self._visible(at):
+            self.filter = "all"
+            self._fill_rules()
+            self._fill_table()
+        table = self.query_one("#candidates", DataTable)
+        with contextlib.suppress(Exception):
+            table.move_cursor(row=table.get_row_index(str(at.index)))
 
     def on_smith_app_basket_changed(self, _message: Message) -> None:
         self.refresh_basket()
@@ -827,10 +1039,14 @@ class WorkbenchScreen(Screen[None]):
             return
         self.app.push_screen(ModelPickerScreen(specs, self.models, id="models-dialog"), self._set_models)
 
+    def on_smith_app_models_changed(self, _message: Message) -> None:
+        self._set_models(tuple(self.app.models))
+
     def _set_models(self, models: tuple[str, ...] | None) -> None:
         if models is None or models == self.models:
             return
         self.models = models
+        self.app.set_models(models)  # Compare and the next start use the same models
         self._setup_columns()
         self.refresh_status()
         if self.parsed is not None and self.rows:

@@ -26,6 +26,7 @@ DELETED_STYLE = "underline bold red"
 FOOLED_STYLE = "bold red"
 SAFE_STYLE = "green"
 _BLOCKS = " ▏▎▍▌▋▊▉█"
+FOOLED_MARK, INVALID_MARK, REJECTED_MARK, ACCEPTED_MARK = "⚑", "✗", "⊘", "✓"
 
 
 def highlight_spans(text: str, spans: Iterable[Sequence[int]], style: str = CHANGED_STYLE) -> Text:
@@ -67,15 +68,18 @@ def score_cell(value: float | None, width: int = 8, digits: int = 3) -> Text:
 
 
 def margin_cell(check: Any) -> Text:
-    """A spot-check cell: the margin, marked ``✗`` and red when the model is fooled."""
+    """A spot-check cell: the margin, flagged ``⚑`` and red when the model is fooled.
+
+    Glyphs mean one thing each: ⚑ fooled (a model), ✗ failed (a validator verdict), ⊘ rejected (a decision).
+    """
     if check is None:
         return Text("…", style="dim")
     if getattr(check, "error", None):
         return Text("error", style="yellow")
     margin = float(check.margin)
     if check.fooled:
-        return Text(f"✗ {margin:+.3f}", style=FOOLED_STYLE)
-    return Text(f"  {margin:+.3f}", style=SAFE_STYLE)
+        return Text(f"{FOOLED_MARK}{margin:+.3f}", style=FOOLED_STYLE)
+    return Text(f" {margin:+.3f}", style=SAFE_STYLE)
 
 
 def verdict_cell(verdict: Any) -> Text:

@@ -1,0 +1,335 @@
+"""The keyboard flow a newcomer meets (issue 15, item 6): focus after Enter, footer keys, key bursts, pastes.
+
+Key bursts are posted to the app all at once, as a terminal delivers keys typed
+fast, pasted without bracketed paste, or sent by ``tmux send-keys``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from textual import events
+from textual.widgets import Input
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from app_support import SENTENCE, app_for, loaded_backends, run, settle, type_text
+
+from smithtui.widgets.dialogs import PromptScreen
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module", autouse=True)
+def backends():
+    return loaded_backends()
+
+
+def burst(app, keys: list[tuple[str, str | None]]) -> None:
+    for key, char in keys:
+        app.post_message(events.Key(key, char))
+
+
+def letters(text: str) -> list[tuple[str, str | None]]:
+    return [("space" if c == " " else c, c) for c in text]
+
+
+def test_after_enter_the_decision_keys_work_and_show_in_the_footer(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        app = app_for(tmp_path, models=("bow",))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert screen.focused is screen.query_one("#sentence")
+            await type_text(pilot, SENTENCE)
+            await pilot.press("enter")
+            assert screen.focused is screen.query_one("#candidates")  # not the sentence box
+            footer_keys = set(screen.active_bindings)
+            assert {"a", "r", "u", "e", "m"} <= footer_keys
+            await settle(app, pilot)
+            await pilot.press("a")
+            assert len(app.curation.basket) == 1
+            assert screen.query_one("#sentence", Input).value == SENTENCE  # no stray "a"
+
+    run(scenario())
+
+
+def test_keys_in_a_burst_after_i_or_tab_are_not_lost(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        app = app_for(tmp_path, models=("bow",))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            screen.set_focus(screen.query_one("#candidates"))
+            burst(app, [("i", "i"), *letters("Hello there")])
+            await pilot.pause()
+            assert screen.query_one("#sentence", Input).value == "Hello there"
+            burst(app, [("tab", None), *letters("a paraphrase")])
+            await pilot.pause()
+            assert screen.query_one("#paraphrase", Input).value == "a paraphrase"
+            # escape leaves the box, i comes back (selecting its text, so typing replaces it); letters that
+            # are pane keys elsewhere (i, c, t, l) are typed inside a box
+            burst(app, [("escape", None), ("i", "i"), *letters("little cat")])
+            await pilot.pause()
+            assert screen.query_one("#sentence", Input).value == "little cat"
+
+    run(scenario())
+
+
+def test_a_paste_on_the_candidates_goes_to_the_sentence_box_not_to_the_keys(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        app = app_for(tmp_path, models=("bow",))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            await type_text(pilot, SENTENCE)
+            await pilot.press("enter")
+            await settle(app, pilot)
+            screen.query_one("#sentence", Input).value = ""
+            app.post_message(events.Paste("The rebel leader easily escaped the angry guards."))
+            await pilot.pause()
+            assert not isinstance(app.screen, PromptScreen)  # the "e" did not open the edit dialog
+            assert app.curation.basket == []  # the "a"s accepted nothing
+            assert screen.focused is screen.query_one("#sentence")
+            assert screen.query_one("#sentence", Input).value == "The rebel leader easily escaped the angry guards."
+
+    run(scenario())
+
+
+# The default rules refuse few edits; this sentence's agent-patient swap across a relative clause is one
+# ("'boy' is not written inside the phrase of 'met'"), and its main swap is realized.
+WITH_FAILED_EDIT = "The young doctor treated the boy whom I met yesterday."
+
+
+def test_filters_failed_edits_glyphs_and_file_prompts(tmp_path: Path) -> None:
+    """Issue 15, item 8: failed edits behind f, a visible rule filter reset per sentence, / filters, path prompts."""
+    from textual.widgets import DataTable, OptionList
+
+    (tmp_path / "sentences-for-the-demo.txt").write_text("The cat chased the small mouse.\n", encoding="utf-8")
+
+    async def scenario() -> None:
+        app = app_for(tmp_path, models=("bow",))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            await type_text(pilot, WITH_FAILED_EDIT)
+            await pilot.press("enter")
+            await settle(app, pilot)
+            table = screen.query_one("#candidates", DataTable)
+            failed = [r for r in screen.rows if r.error]
+            assert failed, "this sentence has edits the realizer refuses"
+            shown = {table.coordinate_to_cell_key((n, 0)).row_key.value for n in range(table.row_count)}
+            assert not shown & {str(r.index) for r in failed}  # the cursor never lands on them
+            all_label = str(screen.query_one("#rules", OptionList).get_option_at_index(0).prompt)
+            assert f"({len(screen.rows) - len(failed)})" in all_label and f"+{len(failed)} failed" in all_label
+            await pilot.press("f")
+            assert table.row_count == len(screen.rows)
+            await pilot.press("f")
+            # distinct glyphs: a rejected foil is ⊘, a fooled model ⚑, a failed verdict ✗
+            await pilot.press("r")
+            assert str(table.get_row_at(0)[0]) == "⊘"
+            rs = next(n for n in range(table.row_count) if str(table.get_row_at(n)[1]) == "RS")
+            assert str(table.get_row_at(rs)[2]).startswith("⚑")  # bag of words cannot see a role swap
+            # / narrows the table as you type; escape goes back to it with the filter shown
+            await pilot.press("slash")
+            await type_text(pilot, "did not")
+            await pilot.pause()
+            assert 0 < table.row_count < len(screen.rows) - len(failed)
+            assert all("did not" in str(table.get_row_at(n)[-1]) for n in range(table.row_count))
+            await pilot.press("escape")
+            assert screen.focused is table and screen.query_one("#search").display
+            # a rule chosen on one sentence does not silently filter the next
+            screen.filter = "rule:HS"
+            await pilot.press("i", "ctrl+u")
+            await type_text(pilot, "The cat chased the small mouse.")
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert screen.filter == "all" and screen.search == "" and not screen.query_one("#search").display
+            assert {str(table.get_row_at(n)[1]) for n in range(table.row_count)} > {"HS"}
+            # file prompts complete paths (Tab) and remember the last one
+            await pilot.press("ctrl+o", "ctrl+u")
+            await type_text(pilot, str(tmp_path / "sentences-for"))
+            await pilot.pause()
+            await pilot.press("tab", "enter")
+            await settle(app, pilot)
+            assert app.samples == [("The cat chased the small mouse.", "")]
+            await pilot.press("ctrl+o")
+            await pilot.pause()
+            assert app.screen.query_one("#prompt-input", Input).value == str(tmp_path / "sentences-for-the-demo.txt")
+            await pilot.press("escape")
+            # the basket has a / filter too
+            await pilot.press("c", "a")
+            await pilot.press("f4")
+            await pilot.pause()
+            basket = app.screen.query_one("#basket-table", DataTable)
+            assert basket.row_count == 1
+            await pilot.press("slash")
+            await type_text(pilot, "no such words")
+            await pilot.pause()
+            assert basket.row_count == 0
+            await pilot.press("ctrl+u")
+            await pilot.pause()
+            assert basket.row_count == 1
+
+    run(scenario())
+
+
+def test_quit_cancels_a_running_job_and_says_so(tmp_path: Path) -> None:
+    """Issue 15, item 9: ctrl+q during a job cancels it (the CLI prints the note) instead of leaving it running."""
+    import threading
+
+    from smithtui.launch import wait_for_jobs
+
+    held = threading.Event()
+    app = app_for(tmp_path, models=("bow",))
+    pipe = app.backends._pipeline
+
+    class Slow:
+        def __getattr__(self, name):
+            return getattr(pipe, name)
+
+        def validate(self, candidates):
+            held.wait(60)
+            return pipe.validate(candidates)
+
+    app.backends._pipeline = Slow()
+
+    async def scenario() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await type_text(pilot, SENTENCE)
+            await pilot.press("enter")
+            for _ in range(200):
+                await pilot.pause(0.05)
+                if app.screen.rows:
+                    break
+            cancel = app.screen._cancel
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            assert cancel.is_set()
+
+    run(scenario())
+    assert "cancelled the running job(s) on: workbench" in app.quit_note
+    held.set()
+    assert wait_for_jobs(10)
+
+
+def test_ctrl_s_on_a_job_screen_saves_that_screens_results(tmp_path: Path) -> None:
+    """Issue 15, item 9: ctrl+s on CLSD saved the basket; it saves the CLSD report (and the stale wrong-rows line goes)."""
+    import json
+
+    from textual.app import App
+    from textual.widgets import Label
+
+    from core.config import Settings, apply_overrides
+    from smithtui.screens.clsd import CLSDScreen
+
+    data = Path(__file__).parent / "data"
+    settings = apply_overrides(Settings(), {"models.cache_dir": str(tmp_path / "cache")})
+    screen = CLSDScreen(settings, data=str(data / "clsd_tiny.csv"), models=["bow"])
+
+    class Host(App):
+        def on_mount(self) -> None:
+            self.push_screen(screen)
+
+    async def scenario() -> None:
+        async with Host().run_test(size=(150, 50)) as pilot:
+            await pilot.press("ctrl+s")  # nothing to save yet: a warning, no dialog
+            await pilot.pause()
+            assert not isinstance(pilot.app.screen, PromptScreen)
+            await pilot.press("ctrl+r")
+            for _ in range(2400):
+                await pilot.pause(0.05)
+                if screen.report is not None:
+                    break
+            await pilot.pause()
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert isinstance(pilot.app.screen, PromptScreen)
+            await pilot.press("ctrl+u")
+            await type_text(pilot, str(tmp_path / "clsd.json"))
+            await pilot.press("enter")
+            await pilot.pause()
+            assert "wrong rows: bow" in str(screen.query_one("#clsd-wrong-label", Label).render())
+            screen.action_run()  # a new run clears the previous run's wrong-rows line at once
+            assert str(screen.query_one("#clsd-wrong-label", Label).render()).startswith("wrong rows: run an")
+            for _ in range(2400):
+                await pilot.pause(0.05)
+                if screen._cancel is None:
+                    break
+
+    run(scenario())
+    saved = json.loads((tmp_path / "clsd.json").read_text(encoding="utf-8"))
+    assert saved["results"] and {r["model"] for r in saved["results"]} == {"bow"}
+
+
+def test_the_model_choice_is_shared_with_compare_and_kept_across_restarts(tmp_path: Path) -> None:
+    from textual.widgets import SelectionList
+
+    from smithtui.widgets.dialogs import ModelPickerScreen
+
+    async def first() -> None:
+        app = app_for(tmp_path, models=("bow", "tfidf"))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await pilot.press("escape", "m")  # the model picker, from the candidates
+            await pilot.pause()
+            assert isinstance(app.screen, ModelPickerScreen)
+            picker = app.screen.query_one("#model-list", SelectionList)
+            picker.deselect("tfidf")
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert app.models == ("bow",)
+            await pilot.press("f3")
+            await pilot.pause()
+            compare = app.screen.query_one("#compare-models", SelectionList)
+            assert compare.selected == ["bow"]
+            compare.select("minilm")  # chosen in Compare: the workbench follows
+            await pilot.pause()
+            await pilot.press("f2")
+            await pilot.pause()
+            assert set(app.screen.models) == {"minilm", "bow"}
+
+    async def second() -> None:
+        app = app_for(tmp_path, models=("bow", "tfidf"))  # the config still says bow, tfidf
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert set(app.screen.models) == {"minilm", "bow"}
+
+    run(first())
+    run(second())
+
+
+def test_clsd_models_embed_in_small_chunks_with_a_cancel_check_between() -> None:
+    """Why escape stops a CLSD run within a chunk: the screen's models embed CANCEL_CHUNK texts per call."""
+    import threading
+
+    import numpy as np
+
+    from core.clsd.run import ModelSpec
+    from core.errors import CancelledError
+    from smithtui.screens.clsd import chunked
+
+    calls: list[int] = []
+    stop = threading.Event()
+
+    def encode(texts, progress=None, cancel=None):
+        calls.append(len(texts))
+        if progress is not None:
+            progress(len(texts), len(texts))
+        if len(calls) == 2:
+            stop.set()  # the user presses escape while the second chunk embeds
+        return np.array([[len(t), 1.0] for t in texts], dtype=np.float32)
+
+    neural = chunked(ModelSpec("m", encode, {"kind": "sentence-transformers"}), 2)
+    seen: list[tuple[int, int]] = []
+    out = neural.encode(["a", "bb", "ccc", "dddd", "e"], progress=lambda d, t: seen.append((d, t)))
+    assert calls == [2, 2, 1] and out[:, 0].tolist() == [1, 2, 3, 4, 1] and seen[-1] == (5, 5)
+    calls.clear()
+    stop.clear()
+    with pytest.raises(CancelledError):
+        neural.encode(["a", "bb", "ccc", "dddd", "e"], cancel=stop)
+    assert calls == [2, 2]  # stopped before the third chunk
+    lexical = ModelSpec("bow", encode, {"kind": "lexical"})
+    assert chunked(lexical, 2) is lexical  # fits its vocabulary on one call's texts: left whole
