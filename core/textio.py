@@ -108,26 +108,7 @@ def read_rows(path: str | os.PathLike[str], *, fmt: str | None = None) -> list[d
 
     A text file (``txt``) gives one row per non-blank line, under the key ``sentence``.
     """
-    fmt = fmt or table_format(path)
-    text = read_text(path)
-    if fmt == "txt":
-        return [{"sentence": line, "line": n} for n, line in enumerate(text.split("\n"), 1) if line.strip()]
-    if fmt == "jsonl":
-        rows: list[dict[str, Any]] = []
-        for n, line in enumerate(text.split("\n"), 1):
-            if not line.strip():
-                continue
-            try:
-                value = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(
-                    f"{path}, line {n}: not valid JSON ({exc.msg})", hint="each line must be one JSON object"
-                ) from exc
-            if not isinstance(value, dict):
-                raise InputError(f"{path}, line {n}: expected a JSON object", hint="each line must be one JSON object")
-            rows.append(value)
-        return rows
-    return [row for _, row in read_delimited(text, path, fmt)]
+    return list(iter_rows(path, fmt=fmt))  # one reader: the streaming one
 
 
 def read_table_lines(path: str | os.PathLike[str], *, fmt: str | None = None) -> list[tuple[int, dict[str, Any]]]:
