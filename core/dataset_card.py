@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from core.textio import atomic_writer
+from core.textio import atomic_writer, to_json
 from core.types import RULE_NAMES
 
 MARKER = "<!-- written by smithtui: regenerated on every export -->"
@@ -35,7 +35,7 @@ def _scalar(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
-        return json.dumps(value)
+        return to_json(value)  # a NaN count or rate is null, never ".nan"-less NaN
     return json.dumps(str(value), ensure_ascii=False)
 
 

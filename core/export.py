@@ -16,7 +16,7 @@ from typing import Any
 import penman
 
 from core.graph import write_penman
-from core.textio import atomic_write_csv, atomic_write_jsonl, atomic_writer
+from core.textio import atomic_write_csv, atomic_write_jsonl, atomic_writer, to_json
 from core.types import RULE_NAMES, FoilCandidate, Realization, Verdict
 
 SENTENCESMITH_COLUMNS = (
@@ -205,7 +205,6 @@ def parquet_table(records: Sequence[Mapping[str, Any]]) -> tuple[Any, list[str]]
     >>> str(table.schema.field("nodes").type), str(table.schema.field("extra").type), as_json
     ('list<item: string>', 'struct<n: int64>', [])
     """
-    import json
 
     import pyarrow as pa
 
@@ -218,7 +217,7 @@ def parquet_table(records: Sequence[Mapping[str, Any]]) -> tuple[Any, list[str]]
             array = pa.array(values, type=known.get(key))
         except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError):
             as_json.append(key)
-            array = pa.array([None if v is None else json.dumps(v, ensure_ascii=False, default=str) for v in values])
+            array = pa.array([None if v is None else to_json(v) for v in values])
         columns.append(array)
         fields.append(pa.field(key, array.type))
     return pa.Table.from_arrays(columns, schema=pa.schema(fields)), as_json

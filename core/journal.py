@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from core.textio import json_default
+from core.textio import to_json
 
 ENTRY_START = '{"v":'  # every entry this app writes starts so: used to salvage an entry glued onto a torn line
 
@@ -68,7 +68,7 @@ class Journal:
         first, so the torn line stays alone and this entry stays readable.
         """
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        line = (json.dumps(dict(entry), ensure_ascii=False, default=json_default) + "\n").encode("utf-8")
+        line = (to_json(dict(entry)) + "\n").encode("utf-8")
         with open(self.path, "a+b") as fh:
             end = fh.seek(0, os.SEEK_END)
             if end:

@@ -22,7 +22,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from core.textio import atomic_writer
+from core.textio import atomic_writer, to_json
 
 SPLIT = "test"
 SUBSET = "default"
@@ -94,7 +94,7 @@ def write_mteb_results(result: Any, ts: Any, out_dir: str | os.PathLike[str], ta
         target = Path(out_dir) / _safe(model.name) / _safe(model_rev) / f"{name}.json"
         target.parent.mkdir(parents=True, exist_ok=True)
         with atomic_writer(target) as fh:
-            json.dump(task_result(result, model, name, revision), fh, indent=2)
+            fh.write(to_json(task_result(result, model, name, revision), indent=2))
         written.append(target)
     return written
 
@@ -139,7 +139,7 @@ def export_mteb_task(
         "source": {"path": ts.path, "sha256": ts.sha256},
     }
     with atomic_writer(root / "task.json") as fh:
-        json.dump(meta, fh, indent=2)
+        fh.write(to_json(meta, indent=2))
     shutil.copyfile(Path(__file__).with_name("mteb_task.py"), root / TASK_MODULE)
     with atomic_writer(root / "README.md") as fh:
         fh.write(

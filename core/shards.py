@@ -33,7 +33,7 @@ from typing import Any
 from core.errors import InputError
 from core.inputs import InputRow
 from core.provenance import file_sha256, timestamp
-from core.textio import atomic_write_json, atomic_writer, json_default
+from core.textio import atomic_write_json, atomic_writer, to_json
 
 FORMAT = "smithtui-shards/1"
 MANIFEST = "manifest.json"
@@ -80,7 +80,7 @@ def count_shards(n_rows: int, size: int) -> int:
 def encode_jsonl(records: Iterable[Mapping[str, Any]]) -> bytes:
     """Records as compact JSON lines (no spaces after separators; nothing else changes)."""
     return "".join(
-        json.dumps(r, ensure_ascii=False, separators=(",", ":"), default=json_default) + "\n" for r in records
+        to_json(r, separators=(",", ":")) + "\n" for r in records
     ).encode("utf-8")
 
 
@@ -110,7 +110,7 @@ def run_id(header: Mapping[str, Any]) -> str:
     keyed = dict(header)
     if isinstance(keyed.get("inputs"), list):
         keyed["inputs"] = [{k: v for k, v in f.items() if k != "path"} for f in keyed["inputs"]]
-    text = json.dumps(keyed, sort_keys=True, ensure_ascii=False, default=json_default)
+    text = to_json(keyed, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -202,7 +202,7 @@ class ShardedOutput:
 
     def log_run(self, entry: Mapping[str, Any]) -> None:
         """Append one line to ``runs.jsonl`` (when, which engine): history kept apart from results."""
-        line = json.dumps({"time": timestamp(), "run": self.run, **entry}, ensure_ascii=False, default=json_default)
+        line = to_json({"time": timestamp(), "run": self.run, **entry})
         with open(self.folder / RUNS_LOG, "a", encoding="utf-8") as fh:
             fh.write(line + "\n")
             fh.flush()

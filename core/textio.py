@@ -19,6 +19,7 @@ import contextlib
 import csv
 import io
 import json
+import math
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -207,7 +208,7 @@ def atomic_write_jsonl(path: str | os.PathLike[str], records: Iterable[Mapping[s
     n = 0
     with atomic_writer(path) as fh:
         for record in records:
-            fh.write(json.dumps(record, ensure_ascii=False, default=json_default) + "\n")
+            fh.write(to_json(record) + "\n")
             n += 1
     return n
 
@@ -228,7 +229,32 @@ def atomic_write_csv(
 
 def atomic_write_json(path: str | os.PathLike[str], value: Any) -> None:
     """Write one JSON document atomically (pretty-printed)."""
-    atomic_write_text(path, json.dumps(value, ensure_ascii=False, indent=2, default=json_default) + "\n")
+    atomic_write_text(path, to_json(value, indent=2) + "\n")
+
+
+def finite_json(value: Any) -> Any:
+    """``value`` with every non-finite float (NaN, ±Infinity, numpy's too) replaced by None, so the JSON we
+    write parses under a strict parser; numpy scalars and arrays become Python numbers and lists.
+
+    >>> finite_json({"auc": float("nan"), "xs": [1.0, float("inf")], "n": 2})
+    {'auc': None, 'xs': [1.0, None], 'n': 2}
+    """
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [finite_json(v) for v in value]
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+        return finite_json(value.tolist())
+    return value
+
+
+def to_json(value: Any, **kwargs: Any) -> str:
+    """``json.dumps`` for everything this project writes: non-finite numbers become null (never ``NaN``), and
+    :func:`json_default` serialises paths, sets and dataclasses; keyword arguments go to ``json.dumps``."""
+    kwargs.setdefault("ensure_ascii", False)
+    return json.dumps(finite_json(value), allow_nan=False, default=lambda v: finite_json(json_default(v)), **kwargs)
 
 
 def json_default(value: Any) -> Any:

@@ -126,3 +126,33 @@ def test_a_real_multi_line_field_is_kept_and_lines_are_counted(tmp_path):
     p.write_text('sentence,paraphrase\n\n"The cat\nsat.",The cat was sitting.\nThe dog ran.,The dog was running.\n')
     assert [(n, r["sentence"]) for n, r in read_table_lines(p)] == [(3, "The cat\nsat."), (5, "The dog ran.")]
     assert read_rows(p)[0]["paraphrase"] == "The cat was sitting."
+
+
+def _strict(text: str):
+    def refuse(name: str):
+        raise ValueError(f"non-standard JSON constant {name}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_json_we_write_parses_strictly(tmp_path):
+    import numpy as np
+
+    from core.textio import atomic_write_json, atomic_write_jsonl, to_json
+
+    value = {"auc": float("nan"), "ci": [float("-inf"), 0.5], "np": np.float64("nan"), "arr": np.array([1.0, np.inf])}
+    assert _strict(to_json(value)) == {"auc": None, "ci": [None, 0.5], "np": None, "arr": [1.0, None]}
+    atomic_write_json(tmp_path / "r.json", value)
+    atomic_write_jsonl(tmp_path / "r.jsonl", [value, {"ok": 1.5}])
+    assert _strict((tmp_path / "r.json").read_text(encoding="utf-8"))["np"] is None
+    assert [_strict(line)["ok"] if "ok" in line else None for line in (tmp_path / "r.jsonl").read_text().splitlines()]
+
+
+def test_foil_records_parse_strictly_without_a_fluency_score(tmp_path):
+    from smithtui.cli import main
+
+    src, out = tmp_path / "s.txt", tmp_path / "f.jsonl"
+    src.write_text("The cat chased the mouse.\n", encoding="utf-8")
+    assert main(["foils", "--input", str(src), "--out", str(out), "--fluency", "none"]) == 0
+    records = [_strict(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert records and all(r["fluency"]["delta"] is None for r in records if r.get("foil"))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import sys
 from pathlib import Path
 
@@ -58,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from core.inputs import expand_inputs, iter_inputs
     from core.output import check_output
     from core.pipeline import FoilPipeline
-    from core.textio import atomic_writer, json_default
+    from core.textio import atomic_writer, to_json
 
     overrides = {
         "pipeline.rules": args.rules,
@@ -129,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
                     if record.get("foil") and not record.get("error") and record.get("kept"):
                         writer.writerow(sentencesmith_row(record))
                 else:
-                    fh.write(json.dumps(record, ensure_ascii=False, default=json_default) + "\n")
+                    fh.write(to_json(record) + "\n")
     finally:
         close_bar()
     if not args.no_card:

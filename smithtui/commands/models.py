@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -112,6 +111,7 @@ def _print_rows(rows: list[dict[str, Any]], out: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from core.backends import available_backends, check_backends, selected_backends
     from core.config import load_settings
+    from core.textio import to_json
 
     settings = load_settings(args.config, cli_overrides=backend_overrides(args))
     chosen = selected_backends(settings)
@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "check":
         results = check_backends(settings)
         if args.json:
-            print(json.dumps([r.__dict__ for r in results], indent=2), file=out)
+            print(to_json([r.__dict__ for r in results], indent=2), file=out)
         else:
             print(f"Loading the configured backends (config: {settings.source or 'defaults'})", file=out)
             for r in results:
@@ -139,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
         wanted = {e.strip().lower() for e in settings.models.embedders}
         embed = [{**e, "selected": e["name"].lower() in wanted} for e in embed]
     if args.json:
-        print(json.dumps({"backends": rows, "embedders": embed}, indent=2), file=out)
+        print(to_json({"backends": rows, "embedders": embed}, indent=2), file=out)
         return 0
     print(f"Pipeline backends (* selected; config: {settings.source or 'defaults'})", file=out)
     _print_rows(rows, out)

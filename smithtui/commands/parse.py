@@ -117,7 +117,9 @@ def _run_smatch(args: argparse.Namespace) -> int:
     for i in scores.get("unparsed", [])[:10]:
         print(f"smithtui: not parsed (counted as a miss): gold graph {i + 1}", file=sys.stderr)
     if args.json:
-        print(json.dumps(scores))
+        from core.textio import to_json
+
+        print(to_json(scores))
         return 0
     print(f"graphs:    {scores['n']} ({scores['parse_errors']} not parsed: scored as misses, no credit)")
     print(f"precision: {scores['precision']:.4f}")
