@@ -82,13 +82,19 @@ def decode_bytes(data: bytes, *, source: str = "input") -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def read_text(path: str | os.PathLike[str]) -> str:
-    """Read a text file in whatever encoding it uses (see :func:`sniff_encoding`)."""
+def _input_file(path: str | os.PathLike[str]) -> Path:
+    """``path`` as a Path, or the one-line error for a missing file or a folder."""
     p = Path(path)
     if not p.exists():
         raise InputError(f"file not found: {p}", hint="check the path")
     if p.is_dir():
         raise InputError(f"{p} is a folder, not a file", hint="name a file inside it")
+    return p
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """Read a text file in whatever encoding it uses (see :func:`sniff_encoding`)."""
+    p = _input_file(path)
     try:
         data = p.read_bytes()
     except OSError as exc:
@@ -282,11 +288,7 @@ def open_text(path: str | os.PathLike[str]) -> Iterator[io.TextIOBase]:
 
     Same checks and newline handling as :func:`read_text`, without reading the whole file.
     """
-    p = Path(path)
-    if not p.exists():
-        raise InputError(f"file not found: {p}", hint="check the path")
-    if p.is_dir():
-        raise InputError(f"{p} is a folder, not a file", hint="name a file inside it")
+    p = _input_file(path)
     try:
         fh = open(p, "rb")  # noqa: SIM115 - closed below
     except OSError as exc:

@@ -98,12 +98,12 @@ def run(args: argparse.Namespace) -> int:
         finally:
             close_bar()
         written = _write_collected(records, out, fmt, args.amr_out)
-        _report(args, out, n_rows, records, fmt, written, sources)
+        tally = _Tally()
+        for record in records:
+            tally.add(record)
+        tally.finish(args, out, fmt, sources, n_rows, written=written, card_records=records)  # Parquet: exact features
         return 0
-    counts = {"records": 0, "foils": 0, "kept": 0, "errors": 0}
-    per_rule: dict[str, int] = {}
-    card_records: list[dict] = []  # what the dataset card counts, without the graphs
-    notes: set[tuple[str, str]] = set()  # (row id, input note)
+    tally = _Tally()
     try:
         with atomic_writer(out) as fh:
             writer = None
@@ -113,17 +113,7 @@ def run(args: argparse.Namespace) -> int:
                 writer = csv.DictWriter(fh, fieldnames=list(SENTENCESMITH_COLUMNS))
                 writer.writeheader()
             for record in run_records:
-                counts["records"] += 1
-                card_records.append({k: record.get(k) for k in ("rule", "foil", "error", "kept")})
-                if len(card_records) == 1:
-                    card_records[0]["provenance"] = record.get("provenance")
-                _count_notes(record, notes)
-                if record.get("error") or not record.get("foil"):
-                    counts["errors"] += 1
-                else:
-                    counts["foils"] += 1
-                    counts["kept"] += bool(record.get("kept"))
-                    per_rule[record["rule"]] = per_rule.get(record["rule"], 0) + 1
+                tally.add(record)
                 if writer is not None:
                     if record.get("foil") and not record.get("error") and record.get("kept"):
                         writer.writerow(sentencesmith_row(record))
@@ -131,19 +121,59 @@ def run(args: argparse.Namespace) -> int:
                     fh.write(to_json(record) + "\n")
     finally:
         close_bar()
-    if not args.no_card:
-        from core.dataset_card import write_dataset_card
-
-        kept = counts["kept"] if fmt == "csv" else counts["records"]
-        print(f"dataset card: {write_dataset_card(out, card_records, fmt, count=kept, sources=sources)}", file=sys.stderr)
-    rules = ", ".join(f"{r} {n}" for r, n in sorted(per_rule.items())) or "none"
-    print(
-        f"{n_rows} sentences → {counts['foils']} foils ({rules}); kept {counts['kept']}; "
-        f"{counts['errors']} sentences or edits without a foil; wrote {out}",
-        file=sys.stderr,
-    )
-    _warn_notes(notes)
+    tally.finish(args, out, fmt, sources, n_rows)
     return 0
+
+
+class _Tally:
+    """What a run wrote, counted as the records go by: the summary line, the dataset card's records (without
+    their graphs), and the (row id, input note) pairs behind the screening warnings."""
+
+    def __init__(self) -> None:
+        self.counts = {"records": 0, "foils": 0, "kept": 0, "errors": 0}
+        self.per_rule: dict[str, int] = {}
+        self.card_records: list[dict] = []
+        self.notes: set[tuple[str, str]] = set()
+
+    def add(self, record: dict) -> None:
+        self.counts["records"] += 1
+        self.card_records.append({k: record.get(k) for k in ("rule", "foil", "error", "kept")})
+        if len(self.card_records) == 1:
+            self.card_records[0]["provenance"] = record.get("provenance")
+        _count_notes(record, self.notes)
+        if record.get("error") or not record.get("foil"):
+            self.counts["errors"] += 1
+        else:
+            self.counts["foils"] += 1
+            self.counts["kept"] += bool(record.get("kept"))
+            self.per_rule[record["rule"]] = self.per_rule.get(record["rule"], 0) + 1
+
+    def finish(
+        self,
+        args: argparse.Namespace,
+        out: Path,
+        fmt: str,
+        sources: list[str],
+        n_rows: int,
+        written: int | None = None,
+        card_records: list[dict] | None = None,
+    ) -> None:
+        """The dataset card (unless --no-card), the summary line and the screening warnings, on stderr."""
+        c = self.counts
+        if not args.no_card:
+            from core.dataset_card import write_dataset_card
+
+            rows = written if written is not None else (c["kept"] if fmt == "csv" else c["records"])
+            card = write_dataset_card(out, card_records or self.card_records, fmt, count=rows, sources=sources)
+            print(f"dataset card: {card}", file=sys.stderr)
+        rules = ", ".join(f"{r} {n}" for r, n in sorted(self.per_rule.items())) or "none"
+        wrote = f"wrote {written} rows to {out}" if written is not None else f"wrote {out}"
+        print(
+            f"{n_rows} sentences → {c['foils']} foils ({rules}); kept {c['kept']}; "
+            f"{c['errors']} sentences or edits without a foil; {wrote}",
+            file=sys.stderr,
+        )
+        _warn_notes(self.notes)
 
 
 def _count_notes(record: dict, notes: set[tuple[str, str]]) -> None:
@@ -180,30 +210,6 @@ def _write_collected(records: list[dict], out: Path, fmt: str, amr_out: str | No
         return write_sentencesmith_csv(out, [r for r in records if r.get("kept")])
     writer = {"jsonl": write_jsonl, "parquet": write_parquet, "st-triplets": write_st_triplets}[fmt]
     return writer(out, records)
-
-
-def _report(
-    args: argparse.Namespace, out: Path, n_rows: int, records: list[dict], fmt: str, written: int, sources: list[str]
-) -> None:
-    foils = [r for r in records if r.get("foil") and not r.get("error")]
-    per_rule: dict[str, int] = {}
-    for r in foils:
-        per_rule[r["rule"]] = per_rule.get(r["rule"], 0) + 1
-    if not args.no_card:
-        from core.dataset_card import write_dataset_card
-
-        card = write_dataset_card(out, records, fmt, count=written, sources=sources)
-        print(f"dataset card: {card}", file=sys.stderr)
-    rules = ", ".join(f"{r} {n}" for r, n in sorted(per_rule.items())) or "none"
-    print(
-        f"{n_rows} sentences → {len(foils)} foils ({rules}); kept {sum(bool(r.get('kept')) for r in foils)}; "
-        f"{len(records) - len(foils)} sentences or edits without a foil; wrote {written} rows to {out}",
-        file=sys.stderr,
-    )
-    notes: set[tuple[str, str]] = set()
-    for r in records:
-        _count_notes(r, notes)
-    _warn_notes(notes)
 
 
 def _is_folder(args: argparse.Namespace) -> bool:
