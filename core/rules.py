@@ -286,12 +286,14 @@ def _head_token(parsed: ParsedSentence, var: str) -> Token | None:
     return None
 
 
-def _var_of_token(parsed: ParsedSentence, i: int, idx: _Index) -> str | None:
-    """The node whose head word is token ``i`` (concept nodes only)."""
+def _vars_by_head(parsed: ParsedSentence, idx: _Index) -> dict[int, str]:
+    """Token index -> the (first) node whose head word it is."""
+    out: dict[int, str] = {}
     for var in idx.order:
-        if _head_token(parsed, var) is not None and _head_token(parsed, var).i == i:  # type: ignore[union-attr]
-            return var
-    return None
+        tok = _head_token(parsed, var)
+        if tok is not None:
+            out.setdefault(tok.i, var)
+    return out
 
 
 def _clause_predicates(parsed: ParsedSentence, idx: _Index, main: str | None) -> list[str]:
@@ -309,6 +311,7 @@ def _clause_predicates(parsed: ParsedSentence, idx: _Index, main: str | None) ->
 def _negatable_arguments(parsed: ParsedSentence, idx: _Index) -> list[str]:
     """Subject and object nouns with a determiner that can become "no" ("A boy found" -> "No boy found"),
     never inside a prepositional or time phrase, never when their predicate is already negated."""
+    heads = _vars_by_head(parsed, idx)
     out = []
     for var in idx.order:
         tok = _head_token(parsed, var)
@@ -326,7 +329,7 @@ def _negatable_arguments(parsed: ParsedSentence, idx: _Index) -> list[str]:
             or any(t.head == verb.i and t.dep in ("aux", "auxpass") for t in parsed.tokens)
         ):
             continue  # "had to cancel no picnic", "will buy no car": an object takes "no" only after a plain finite verb
-        pred = _var_of_token(parsed, tok.head, idx)
+        pred = heads.get(tok.head)
         if pred is None or idx.negated(pred) or any(t.head == tok.head and t.dep == "neg" for t in parsed.tokens):
             continue  # "did not like no tea": a double negation
         out.append(var)
