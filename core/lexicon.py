@@ -18,6 +18,7 @@ WordNet's sense order. Multi-word lemmas are returned with spaces (``delivery bo
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -58,6 +59,8 @@ ABSTRACT_SYNSETS = frozenset(
         "activity.n.01", "action.n.01", "condition.n.01", "situation.n.01", "quantity.n.01", "kind.n.01",
         "equipment.n.01", "game_equipment.n.01", "physical_object.n.01", "substance.n.01", "body.n.01",
         "social_relation.n.01", "feeling.n.01", "concept.n.01", "idea.n.01",
+        # a person by sex alone reads as a slur or a police report ("The little male", "two females")
+        "male.n.02", "female.n.02",
     }
 )  # fmt: skip
 # Abstract synsets still offered as a *direct* hypernym (none since issue 12 named "group" and "unit" abstract).
@@ -68,6 +71,20 @@ HYPERNYM_MAX_STEPS = 4  # how far up to walk through rare or abstract synsets
 SENSE_SHARE = 0.25  # besides the first sense, senses at least this share of the top sense's frequency
 HYPERNYM_MIN_ZIPF = 3.0  # default of PipelineSettings.hypernym_min_zipf: a hypernym word this common (wordfreq)
 MULTIWORD_EXTRA_ZIPF = 1.0  # a multi-word hypernym lemma must be this much more common than a single word
+SENSE_MARGIN = 0.05
+"""AR/HS leave a word alone when the vectors choose its sense by less than this over the runner-up: on the
+hand-labelled words of tests/data/senses.tsv the choice is right 61% of the time over all words, 71% over the 48 of
+62 words it leads by 0.05 or more (``bench/senses.py --margins``). A wrong sense makes a wrong foil; a word left
+alone costs a candidate."""
+HYPERNYM_SENSE_SHARE = 0.25
+"""A hypernym word must carry the hypernym's sense on its own: in WordNet's tagged corpus that sense of the word is
+seen at least this share as often as the word's most frequent sense (for a word never seen there: it is one of its
+first two senses). A reader takes a word in its usual sense: "museum -> deposit" (a depository, the word's 5th
+sense), "side -> part" (region, seen 15 times against 113), "title -> head" (heading, never seen)."""
+PHRASE_MIN_LOG10 = -2.5
+"""A multi-word hypernym must be a set phrase: each next word at least this likely (log10) after the one before it
+in CMU's trigram LM ("ball game" -1.5 and "body part" -2.3 pass, "natural object" -5.1 and "time unit" -5.3 do not); without the
+LM (the fluency extra missing) no multi-word hypernym is offered. See docs/foil-rules.md."""
 
 
 @dataclass(frozen=True)
@@ -496,17 +513,21 @@ def _hypernyms(key: str, pos: str, transitive: bool | None = None) -> tuple[Cand
 @dataclass(frozen=True)
 class LexicalOptions:
     """How the AR/HS rules pick replacements: ``sense_choice`` (``vectors`` | ``prior``, see
-    :mod:`core.senses`) and ``min_zipf``, the wordfreq Zipf frequency a hypernym word needs."""
+    :mod:`core.senses`), ``min_zipf``, the wordfreq Zipf frequency a hypernym word needs, and
+    ``sense_margin``, how far the chosen sense must lead the runner-up (:data:`SENSE_MARGIN`)."""
 
     sense_choice: str = "vectors"
     min_zipf: float = HYPERNYM_MIN_ZIPF
+    sense_margin: float = SENSE_MARGIN
 
     @classmethod
     def from_settings(cls, settings: Any) -> LexicalOptions:
-        """From a :class:`~core.config.PipelineSettings` (fields ``sense_choice``, ``hypernym_min_zipf``)."""
+        """From a :class:`~core.config.PipelineSettings` (fields ``sense_choice``, ``hypernym_min_zipf``,
+        ``sense_margin``)."""
         return cls(
             sense_choice=getattr(settings, "sense_choice", cls.sense_choice),
             min_zipf=float(getattr(settings, "hypernym_min_zipf", cls.min_zipf)),
+            sense_margin=float(getattr(settings, "sense_margin", cls.sense_margin)),
         )
 
 
@@ -632,17 +653,91 @@ def _sense_antonyms(synset_name: str, key: str) -> tuple[Candidate, ...]:
     return ()
 
 
+def lexicalised_pair(text_a: str, lemma_a: str, pos_a: str, text_b: str, lemma_b: str, pos_b: str) -> bool:
+    """Two neighbouring words form a WordNet multi-word lemma ("drawing room", "fall asleep", "great deal").
+    With an adjective first, only when that lemma names another kind of thing than its noun does (WordNet
+    lexicographer file: "hot dog" is food, a dog an animal; "old man" stays a man).
+
+    >>> lexicalised_pair("drawing", "drawing", "NOUN", "room", "room", "NOUN")
+    True
+    >>> lexicalised_pair("great", "great", "ADJ", "deal", "deal", "NOUN"), lexicalised_pair("old", "old", "ADJ", "man", "man", "NOUN")
+    (True, False)
+    """
+    if pos_a not in ("NOUN", "VERB", "ADJ", "PROPN") or pos_b not in ("NOUN", "ADV", "ADJ", "ADP", "PART"):
+        return False
+    return _lexicalised(lemma_a.lower(), text_a.lower(), pos_a, lemma_b.lower(), text_b.lower(), pos_b)
+
+
+@lru_cache(maxsize=65536)
+def _lexicalised(lemma_a: str, text_a: str, pos_a: str, lemma_b: str, text_b: str, pos_b: str) -> bool:
+    wn = wordnet()
+    with _QUERY_LOCK:
+        wpos = ("v", "n") if pos_a == "VERB" else ("n",)  # "fell asleep"; "circulating library"
+        for first in dict.fromkeys((lemma_a, text_a)):
+            for second in dict.fromkeys((lemma_b, text_b)):
+                found = [lem for p in wpos for lem in wn.lemmas(f"{first}_{second}", p)]
+                if not found:
+                    continue
+                if pos_a != "ADJ":
+                    return True
+                kinds = {lem.synset().lexname() for lem in wn.lemmas(lemma_b, "n")[:1]}
+                if found[0].synset().lexname() not in kinds:
+                    return True
+    return False
+
+
+def carries_sense(lemma: Any) -> bool:
+    """The Lemma's word, read alone, most likely means this sense (:data:`HYPERNYM_SENSE_SHARE`).
+
+    >>> wn = wordnet()
+    >>> carries_sense(wn.lemma("depository.n.01.deposit")), carries_sense(wn.lemma("organ.n.01.organ"))
+    (False, True)
+    """
+    synset = lemma.synset()
+    pos = "a" if synset.pos() == "s" else synset.pos()
+    senses = _source_lemmas(wordnet(), lemma.name(), pos)
+    names = [s.synset().name() for s in senses]
+    if synset.name() not in names:
+        return False
+    counts = [sense_count(s) for s in senses]
+    top = max(counts)
+    if top == 0:
+        return names.index(synset.name()) < 2
+    return counts[names.index(synset.name())] >= HYPERNYM_SENSE_SHARE * top
+
+
+def set_phrase(name: str) -> bool:
+    """A multi-word lemma (``_`` or ``-`` between words) that the trigram LM knows as a phrase
+    (:data:`PHRASE_MIN_LOG10`); a single word is always True.
+
+    >>> set_phrase("vehicle"), set_phrase("ball_game"), set_phrase("natural_object")
+    (True, True, False)
+    """
+    parts = [w for w in re.split(r"[_-]", name.lower()) if w]
+    if len(parts) < 2:
+        return True
+    if len(parts) > 2:
+        return False  # "black and white", "man of letters": no parser reads them back as one concept either
+    from core.fluency import phrase_log10_prob
+
+    prob = phrase_log10_prob(parts)
+    return prob is not None and prob >= PHRASE_MIN_LOG10
+
+
 def _common_lemma(synset: Any, key: str, min_zipf: float) -> tuple[str, float] | None:
     """The synset's most common acceptable lemma (single words first) and its Zipf frequency, or None
-    when none reaches ``min_zipf`` (a multi-word lemma needs :data:`MULTIWORD_EXTRA_ZIPF` more)."""
+    when none reaches ``min_zipf`` (a multi-word lemma needs :data:`MULTIWORD_EXTRA_ZIPF` more and must be a
+    :func:`set_phrase`), or when the word would be read in another sense (:func:`carries_sense`)."""
     best: tuple[tuple[bool, float], str] | None = None
     for lem in synset.lemmas():
         name = lem.name()
         if not _acceptable(name, key):
             continue
-        single = "_" not in name
+        single = "_" not in name and "-" not in name
         freq = zipf(name)
         if freq < min_zipf + (0.0 if single else MULTIWORD_EXTRA_ZIPF):
+            continue
+        if not carries_sense(lem) or not set_phrase(name):
             continue
         if best is None or (single, freq) > best[0]:
             best = ((single, freq), name)
@@ -701,3 +796,4 @@ def clear_cache() -> None:
     _has_antonyms.cache_clear()
     _sense_hypernyms.cache_clear()
     _word_frequency_from_synsets.cache_clear()
+    _lexicalised.cache_clear()

@@ -61,6 +61,7 @@ from core.lexicon import (
     LexicalOptions,
     has_antonyms,
     is_synonym,
+    lexicalised_pair,
     sense_antonyms,
     sense_hypernyms,
     wn_pos,
@@ -78,19 +79,20 @@ VARIANTS: Mapping[str, tuple[str, ...]] = {
     "RS": RS_VARIANTS,
     "US": US_VARIANTS,
     "AR": ("antonym",),
-    "HS": ("hypernym",),
+    "HS": ("hypernym", "verb"),
 }
-OPT_IN: frozenset[str] = frozenset({"PN:any-node", "RS:agent-patient-any", "RS:two-leaf", "US:leaf"})
+OPT_IN: frozenset[str] = frozenset({"PN:any-node", "RS:agent-patient-any", "RS:two-leaf", "US:leaf", "HS:verb"})
 """The released code's behaviours: labelled variants a user asks for by name (``--variants PN:any-node``);
 they are not part of the defaults because most of what they produce is not a usable foil (docs/foil-rules.md)."""
 RELEASED_VARIANTS: Mapping[str, tuple[str, ...]] = {
     "PN": ("main-predicate", "any-node"),
     "RS": ("agent-patient-any", "two-leaf"),
     "US": ("leaf",),
+    "HS": ("hypernym", "verb"),
 }
 """The first round's defaults (the paper plus the released code's behaviours): ``--variants
 PN:main-predicate,PN:any-node,RS:agent-patient-any,RS:two-leaf,US:leaf`` reproduces its edits (its
-unconstrained agent-patient swap is now labelled ``agent-patient-any``)."""
+unconstrained agent-patient swap is now labelled ``agent-patient-any``; its verb hypernyms, ``HS:verb``)."""
 DEFAULT_VARIANTS: Mapping[str, tuple[str, ...]] = {
     rule: tuple(v for v in names if f"{rule}:{v}" not in OPT_IN) for rule, names in VARIANTS.items()
 }
@@ -876,11 +878,42 @@ def _context_for(parsed: ParsedSentence, method: str) -> Any:
     return context
 
 
+_TEMPORAL_DEPS = frozenset({"npadvmod", "tmod"})  # "this morning", "a month", "years later": a time adverbial
+
+
+def _fixed_expression(parsed: ParsedSentence, index: int | None) -> bool:
+    """The word at ``index`` is part of a fixed expression, where a substitute breaks the expression, not the
+    meaning: a noun modifying a noun ("bus stop" -> "bus continue"), a phrasal verb ("knocked out"), or a word that
+    forms a WordNet multi-word lemma with its neighbour ("drawing room", "fell asleep", "a great deal"); an
+    adjective only when that lemma is another kind of thing than its noun ("hot dog", not "old man")."""
+    if index is None or not 0 <= index < len(parsed.tokens):
+        return False
+    tok = parsed.tokens[index]
+    if tok.dep == "compound" or any(t.head == tok.i and t.dep == "prt" and t.i != tok.i for t in parsed.tokens):
+        return True
+    for left, right in ((index - 1, index), (index, index + 1)):
+        if left < 0 or right >= len(parsed.tokens):
+            continue
+        a, b = parsed.tokens[left], parsed.tokens[right]
+        if not (a.text.isalpha() and b.text.isalpha()):
+            continue
+        if lexicalised_pair(a.text, a.lemma, a.pos, b.text, b.lemma, b.pos):
+            return True
+    return False
+
+
 def _lexical_edits(
-    rule: str, variant: str, parsed: ParsedSentence, max_candidates: int, options: LexicalOptions
+    rule: str,
+    variant: str,
+    parsed: ParsedSentence,
+    max_candidates: int,
+    options: LexicalOptions,
+    variants: Sequence[str] = (),
 ) -> list[Edit]:
     """AR/HS edits: per eligible node, choose the word's sense in this sentence (:mod:`core.senses`) and
-    offer the antonyms / hypernyms of that sense only, never a synonym of it."""
+    offer the antonyms / hypernyms of that sense only, never a synonym of it. Words whose sense the
+    vectors cannot tell apart (``options.sense_margin``), parts of fixed expressions and (HS) time
+    adverbials are left alone; HS replaces verbs only with the ``verb`` variant."""
     idx = _index_for(parsed)
     word = "antonym" if rule == "AR" else "hypernym"
     context = None
@@ -890,16 +923,27 @@ def _lexical_edits(
         if not idx.eligible(var) or idx.named(var):
             continue
         lemma, suffix = split_concept(old)
-        if not lemma.replace("-", "").isalpha():
+        if not lemma.replace("-", "").isalpha() or len(lemma) < 2:
+            continue
+        at = _aligned_token(parsed, var)
+        if _fixed_expression(parsed, at):
+            continue
+        if rule == "HS" and at is not None and parsed.tokens[at].dep in _TEMPORAL_DEPS:
             continue
         for pos in node_pos(parsed, var, old):
+            edit_variant = "verb" if rule == "HS" and pos in ("VERB", "AUX") else variant
+            if edit_variant not in variants:
+                break
             if rule == "AR" and not has_antonyms(lemma, pos):
                 continue
             if context is None:
                 context = _context_for(parsed, options.sense_choice)
-            choice = context.choose(lemma, pos, _aligned_token(parsed, var))
+            choice = context.choose(lemma, pos, at)
             if choice is None:
                 continue
+            close = choice.runner_up_score is not None and choice.score - choice.runner_up_score < options.sense_margin
+            if choice.method == "vectors" and close:
+                break  # the vectors cannot tell its senses apart: a coin toss makes a wrong foil half the time
             found: list[Candidate]
             if rule == "AR":
                 found = sense_antonyms(choice.synset, lemma)
@@ -927,7 +971,7 @@ def _lexical_edits(
                 edits.append(
                     Edit(
                         rule=rule,
-                        variant=variant,
+                        variant=edit_variant,
                         description=f"{word} {lemma} → {cand.lemma}",
                         nodes=(var,),
                         source=parsed,
@@ -949,19 +993,27 @@ def _lexical_edits(
 
 
 def ar_edits(
-    parsed: ParsedSentence, max_candidates: int = DEFAULT_MAX_CANDIDATES, options: LexicalOptions | None = None
+    parsed: ParsedSentence,
+    max_candidates: int = DEFAULT_MAX_CANDIDATES,
+    options: LexicalOptions | None = None,
+    variants: Sequence[str] = DEFAULT_VARIANTS["AR"],
 ) -> list[Edit]:
     """Antonym replacement through WordNet, from the word's sense in this sentence (up to
     ``max_candidates`` per node, best first; 0 = all)."""
-    return _lexical_edits("AR", "antonym", parsed, max_candidates, options or LexicalOptions())
+    return _lexical_edits("AR", "antonym", parsed, max_candidates, options or LexicalOptions(), variants)
 
 
 def hs_edits(
-    parsed: ParsedSentence, max_candidates: int = DEFAULT_MAX_CANDIDATES, options: LexicalOptions | None = None
+    parsed: ParsedSentence,
+    max_candidates: int = DEFAULT_MAX_CANDIDATES,
+    options: LexicalOptions | None = None,
+    variants: Sequence[str] = DEFAULT_VARIANTS["HS"],
 ) -> list[Edit]:
     """Hypernym substitution through WordNet, from the word's sense in this sentence (up to
-    ``max_candidates`` per node, best first; 0 = all)."""
-    return _lexical_edits("HS", "hypernym", parsed, max_candidates, options or LexicalOptions())
+    ``max_candidates`` per node, best first; 0 = all). Nouns and adjectives by default; verbs with the
+    ``verb`` variant (opt-in: WordNet's verb hierarchy gives near-synonyms and far verbs, "rescue -> save",
+    "teach -> communicate"; 28% of them were usable in the judged benchmark, docs/quality.md)."""
+    return _lexical_edits("HS", "hypernym", parsed, max_candidates, options or LexicalOptions(), variants)
 
 
 # --------------------------------------------------------------------------- all rules, sampling
@@ -1029,7 +1081,8 @@ def enumerate_edits(
         if rule in ("PN", "RS", "US"):
             out[rule] = RULE_FUNCTIONS[rule](parsed, tuple(wanted) if wanted else DEFAULT_VARIANTS[rule])
         else:
-            out[rule] = RULE_FUNCTIONS[rule](parsed, **({} if lexical is None else {"options": lexical}))
+            chosen = tuple(wanted) if wanted else DEFAULT_VARIANTS[rule]
+            out[rule] = RULE_FUNCTIONS[rule](parsed, options=lexical or LexicalOptions(), variants=chosen)
     return out
 
 

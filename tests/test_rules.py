@@ -301,7 +301,38 @@ def test_hs_team_organization_and_sense_suffix_kept_on_verbs():
     edits = by_description(hs_edits(parsed("x", HAPPY)))
     assert edits["hypernym team → organization"].details["new_concept"] == "organization"  # unit, group: abstract
     assert "hypernym win → get" not in edits  # light verbs are no hypernym substitutes (docs/foil-rules.md)
-    assert by_description(hs_edits(parsed("x", CHASE)))["hypernym chase → follow"].details["new_concept"] == "follow-01"
+    verbs = by_description(hs_edits(parsed("x", CHASE), variants=("hypernym", "verb")))
+    assert verbs["hypernym chase → pursue"].details["new_concept"] == "pursue-01"  # not "follow": read as come after
+    assert verbs["hypernym chase → pursue"].variant == "verb"
+    assert "hypernym chase → pursue" not in by_description(hs_edits(parsed("x", CHASE)))  # verbs are opt-in
+
+
+@needs_wordnet
+def test_hs_leaves_fixed_expressions_time_adverbials_and_hypernyms_read_in_another_sense():
+    from core.lexicon import carries_sense, set_phrase, wordnet
+
+    wn = wordnet()
+    assert not carries_sense(wn.lemma("depository.n.01.deposit"))  # "museum -> deposit": read as money
+    assert carries_sense(wn.lemma("vehicle.n.01.vehicle"))
+    assert set_phrase("motor_vehicle") and not set_phrase("natural_object") and not set_phrase("black_and_white")
+    tokens = [
+        Token(i=0, text="She", lemma="she", pos="PRON", tag="PRP", dep="nsubj", head=1, idx=0),
+        Token(i=1, text="waited", lemma="wait", pos="VERB", tag="VBD", dep="ROOT", head=1, idx=4),
+        Token(i=2, text="at", lemma="at", pos="ADP", tag="IN", dep="prep", head=1, idx=11),
+        Token(i=3, text="the", lemma="the", pos="DET", tag="DT", dep="det", head=5, idx=14),
+        Token(i=4, text="bus", lemma="bus", pos="NOUN", tag="NN", dep="compound", head=5, idx=18),
+        Token(i=5, text="stop", lemma="stop", pos="NOUN", tag="NN", dep="pobj", head=2, idx=22),
+        Token(i=6, text="this", lemma="this", pos="DET", tag="DT", dep="det", head=7, idx=27),
+        Token(i=7, text="morning", lemma="morning", pos="NOUN", tag="NN", dep="npadvmod", head=1, idx=32),
+    ]
+    p = parsed(
+        "She waited at the bus stop this morning",
+        "(w / wait-01 :ARG1 (s / she) :location (s2 / stop :mod (b / bus)) :time (m / morning :mod (t / this)))",
+        tokens,
+        {"w": (1,), "s": (0,), "s2": (5,), "b": (4,), "m": (7,), "t": (6,)},
+    )
+    touched = {e.details["node"] for e in hs_edits(p, max_candidates=0)} | {e.details["node"] for e in ar_edits(p)}
+    assert not touched & {"b", "s2", "m"}  # "public transport stop", "bus continue", "this period"
 
 
 @needs_wordnet
@@ -427,7 +458,8 @@ def test_hs_verb_hypernyms_follow_the_verbs_transitivity_in_the_sentence():
         tokens,
         {"d": (2,), "p": (1,), "l": (3,)},
     )
-    verbs = [e.details["new_lemma"] for e in hs_edits(p, max_candidates=0) if e.details["node"] == "d"]
+    edits = hs_edits(p, max_candidates=0, variants=("hypernym", "verb"))
+    verbs = [e.details["new_lemma"] for e in edits if e.details["node"] == "d"]
     assert verbs and "speak" not in verbs  # "The postman spoke letters"
 
 

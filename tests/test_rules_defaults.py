@@ -58,7 +58,8 @@ def all_foils(foils, rule: str) -> list[str]:
 
 
 def test_defaults_leave_the_released_behaviours_opt_in():
-    assert {"PN:any-node", "RS:agent-patient-any", "RS:two-leaf", "US:leaf"} == OPT_IN
+    assert {"PN:any-node", "RS:agent-patient-any", "RS:two-leaf", "US:leaf", "HS:verb"} == OPT_IN
+    assert DEFAULT_VARIANTS["HS"] == ("hypernym",) and RELEASED_VARIANTS["HS"] == ("hypernym", "verb")
     assert "any-node" not in DEFAULT_VARIANTS["PN"] and "two-leaf" not in DEFAULT_VARIANTS["RS"]
     assert parse_variants(["PN:any-node"])["PN"] == ("any-node",)
     assert parse_variants([])["US"] == DEFAULT_VARIANTS["US"]
