@@ -30,8 +30,11 @@ from core.inputs import InputRow, screen_sentence
 from core.progress import ProgressCallback, check_cancel, report
 from core.protocols import Generator, Parser, Validator
 from core.provenance import environment
-from core.types import RULES, Edit, FoilCandidate, ParsedSentence, Verdict
+from core.ranking import Ranked, rank_replacements
+from core.types import RULES, Edit, FoilCandidate, ParsedSentence, Realization, Verdict
 
+Known = dict[int, tuple[Realization, dict[str, Any]]]
+"""id(edit) -> (its realization, its fluency): the AR/HS foils ranking has realized and scored already."""
 REPLACEMENT_TRIES = 32
 """How many replacement edits a sampled slot tries when the realizer refuses its edit."""
 
@@ -108,7 +111,8 @@ class FoilPipeline:
         parse_variants(settings.variants)  # a bad RULE:variant fails here, before any work
         if settings.fluency.strip().lower() not in SCORERS:
             raise ConfigError(
-                f"unknown fluency scorer {settings.fluency!r} (pipeline.fluency)", hint=f"scorers are: {', '.join(SCORERS)}"
+                f"unknown fluency scorer {settings.fluency!r} (pipeline.fluency)",
+                hint=f"scorers are: {', '.join(SCORERS)}",
             )
         return cls(settings=settings)
 
@@ -184,18 +188,26 @@ class FoilPipeline:
 
     def rank(self, by_rule: dict[str, list[Edit]]) -> dict[str, list[Edit]]:
         """AR/HS: the most fluent replacement per node, none below ``fluency_threshold`` (:mod:`core.ranking`)."""
+        return self._ranked(by_rule).by_rule
+
+    def _ranked(self, by_rule: dict[str, list[Edit]]) -> Ranked:
+        """:meth:`rank` with the realizations and fluency of the kept AR/HS edits (reused by the batch run)."""
         if not self.settings.fluency_rank or self.settings.fluency == "none":
-            return by_rule
-        from core.ranking import rank_replacements
+            return Ranked(by_rule)
+        return rank_replacements(by_rule, self.generator, self.scorer, self.settings.fluency_threshold)
 
-        return rank_replacements(by_rule, self.generator, self.scorer, self.settings.fluency_threshold).by_rule
-
-    def fluency(self, candidates: Sequence[FoilCandidate]) -> list[dict[str, Any] | None]:
-        """Each realized candidate's ``{scorer, source, foil, delta}`` (None where the realization failed)."""
+    def fluency(self, candidates: Sequence[FoilCandidate], known: Known | None = None) -> list[dict[str, Any] | None]:
+        """Each realized candidate's ``{scorer, source, foil, delta}`` (None where the realization failed);
+        what ``known`` holds for a candidate's edit and realization (from ranking) is reused, not scored again."""
         from core.fluency import relative_fluency
 
-        ok = [i for i, c in enumerate(candidates) if c.realization.error is None]
+        known = known or {}
         out: list[dict[str, Any] | None] = [None] * len(candidates)
+        for i, c in enumerate(candidates):
+            memo = known.get(id(c.edit))
+            if memo is not None and memo[0] is c.realization:
+                out[i] = memo[1]
+        ok = [i for i, c in enumerate(candidates) if c.realization.error is None and out[i] is None]
         scores = relative_fluency(
             self.scorer, [candidates[i].source_text for i in ok], [candidates[i].realization.text for i in ok]
         )
@@ -217,10 +229,14 @@ class FoilPipeline:
 
         return sample_edits(by_rule, self.settings.per_rule, sentence_seed(self.settings.seed, parsed.text))
 
-    def realize(self, edits: Sequence[Edit]) -> list[FoilCandidate]:
+    def realize(self, edits: Sequence[Edit], known: Known | None = None) -> list[FoilCandidate]:
+        """Realize each edit; an edit ``known`` holds (from ranking) is not realized again."""
         if not edits:
             return []
-        realizations = self.generator.generate(edits)
+        known = known or {}
+        todo = [e for e in edits if id(e) not in known]
+        fresh = iter(self.generator.generate(todo) if todo else [])
+        realizations = [known[id(e)][0] if id(e) in known else next(fresh) for e in edits]
         return [FoilCandidate(edit=e, realization=r) for e, r in zip(edits, realizations, strict=True)]
 
     def validate(self, candidates: Sequence[FoilCandidate]) -> list[list[Verdict]]:
@@ -328,12 +344,15 @@ class FoilPipeline:
         jobs: list[tuple[InputRow, Edit]] = []
         # id(row) -> (all edits by rule, picked, seed); rows are keyed by identity (ids may repeat in a file)
         enumerated: dict[int, tuple[dict[str, list[Edit]], list[Edit], int]] = {}
+        known: Known = {}  # the AR/HS foils ranking realized and scored, reused for the records
         for (row, _), parsed in zip(usable, parsed_all, strict=True):
             if not parsed.ok:
                 yield error_record(row.id, row.sentence, row.paraphrase, "parse", parsed.error or "parse failed", prov)
                 continue
             try:
-                by_rule = self.rank(self.edits(parsed))
+                ranked = self._ranked(self.edits(parsed))
+                by_rule = ranked.by_rule
+                known.update(ranked.realized)
                 edits = self.sample(parsed, by_rule)
             except Exception as exc:  # a rule bug must not stop the run; the record says what happened
                 yield error_record(row.id, row.sentence, row.paraphrase, "rules", f"{type(exc).__name__}: {exc}", prov)
@@ -342,7 +361,7 @@ class FoilPipeline:
                 yield error_record(row.id, row.sentence, row.paraphrase, "rules", "no rule applies", prov)
             enumerated[id(row)] = (by_rule, edits, sentence_seed(self.settings.seed, parsed.text))
             jobs.extend((row, e) for e in edits)
-        candidates = self.realize([e for _, e in jobs])
+        candidates = self.realize([e for _, e in jobs], known)
         # An edit the realizer refuses is replaced by the rule's next edit for that sentence (seeded order),
         # up to REPLACEMENT_TRIES times per slot; the last refusal stays as the slot's error record.
         reserves: dict[tuple[int, str], list[Edit]] = {}  # (id(row), rule) -> replacements, made on first need
@@ -360,13 +379,13 @@ class FoilPipeline:
             retry = [(i, rest.pop(0)) for i, rest in retry if rest]
             if not retry:
                 break
-            for (i, edit), cand in zip(retry, self.realize([e for _, e in retry]), strict=True):
+            for (i, edit), cand in zip(retry, self.realize([e for _, e in retry], known), strict=True):
                 jobs[i] = (jobs[i][0], edit)
                 candidates[i] = cand
             failing = [i for i, _ in retry if candidates[i].realization.error is not None]
         ok = [i for i, c in enumerate(candidates) if c.realization.error is None]
         verdicts: list[list[Verdict]] = [[] for _ in candidates]
-        fluency = self.fluency(candidates)
+        fluency = self.fluency(candidates, known)
         if validate and ok:
             for i, v in zip(ok, self.validate([candidates[i] for i in ok]), strict=True):
                 verdicts[i] = v

@@ -16,10 +16,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from core.fluency import FluencyScorer, relative_fluency
 from core.protocols import Generator
-from core.types import Edit
+from core.types import Edit, Realization
 
 RANKED_RULES: tuple[str, ...] = ("AR", "HS")
 
@@ -32,6 +33,9 @@ class Ranked:
     considered: dict[str, int] = field(default_factory=dict)
     kept: dict[str, int] = field(default_factory=dict)
     below_threshold: dict[str, int] = field(default_factory=dict)
+    realized: dict[int, tuple[Realization, dict[str, Any]]] = field(default_factory=dict)
+    """id(edit) -> (its realization, its fluency) for every kept edit, so the pipeline need not realize and score
+    the foils it samples from them a second time (valid while ``by_rule`` holds the edits)."""
 
 
 def rank_replacements(
@@ -64,10 +68,12 @@ def rank_replacements(
         if key not in best or delta > best[key][0]:
             best[key] = (delta, pos)
     keep = {id(usable[pos][1]) for _, pos in best.values()}
+    realization = {id(e): r for (_, e), r in zip(todo, realized, strict=True)}
+    memo = {id(usable[pos][1]): (realization[id(usable[pos][1])], scores[pos]) for _, pos in best.values()}
     considered, kept = {}, {}
     for rule in rules:
         if rule in out:
             considered[rule] = len(out[rule])
             out[rule] = [e for e in out[rule] if id(e) in keep]
             kept[rule] = len(out[rule])
-    return Ranked(out, considered, kept, below)
+    return Ranked(out, considered, kept, below, memo)
