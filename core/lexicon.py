@@ -71,6 +71,10 @@ HYPERNYM_MAX_STEPS = 4  # how far up to walk through rare or abstract synsets
 SENSE_SHARE = 0.25  # besides the first sense, senses at least this share of the top sense's frequency
 HYPERNYM_MIN_ZIPF = 3.0  # default of PipelineSettings.hypernym_min_zipf: a hypernym word this common (wordfreq)
 MULTIWORD_EXTRA_ZIPF = 1.0  # a multi-word hypernym lemma must be this much more common than a single word
+NOUN_MIN_DEPTH = 4
+"""A noun hypernym at least this deep in WordNet (``min_depth``; entity is 0): the synsets 3 steps below the top
+are categories no reader accepts in place of a word ("bay -> water", "story -> message", "island -> land",
+"network -> system", all depth 3 on the PAWS originals)."""
 SENSE_MARGIN = 0.05
 """AR/HS leave a word alone when the vectors choose its sense by less than this over the runner-up: on the
 hand-labelled words of tests/data/senses.tsv the choice is right 61% of the time over all words, 71% over the 48 of
@@ -724,11 +728,36 @@ def set_phrase(name: str) -> bool:
     return prob is not None and prob >= PHRASE_MIN_LOG10
 
 
+_CONCRETE_LEXNAMES = frozenset(
+    {"noun.artifact", "noun.object", "noun.location", "noun.food", "noun.substance", "noun.plant", "noun.animal",
+     "noun.body", "noun.person", "noun.group"}
+)  # fmt: skip
+
+
+def gerund_concept(synset: Any) -> bool:
+    """The synset is named by a gerund and is no concrete thing: an activity or a state ("getting", "writing",
+    "ordering", "meaning"), which a reader does not take as a kind of the noun it replaces ("the acquisition" ->
+    "the getting"); "building" and "clothing" are things, and stay.
+
+    >>> wn = wordnet()
+    >>> gerund_concept(wn.synset("acquiring.n.01")), gerund_concept(wn.synset("building.n.01"))
+    (True, False)
+    """
+    head = synset.lemmas()[0].name().lower()
+    if synset.pos() != "n" or not head.endswith("ing") or synset.lexname() in _CONCRETE_LEXNAMES:
+        return False
+    stem = head[:-3]
+    wn = wordnet()
+    return any(wn.synsets(verb, "v") for verb in {stem, stem + "e", stem[:-1]} if verb)
+
+
 def _common_lemma(synset: Any, key: str, min_zipf: float) -> tuple[str, float] | None:
     """The synset's most common acceptable lemma (single words first) and its Zipf frequency, or None
     when none reaches ``min_zipf`` (a multi-word lemma needs :data:`MULTIWORD_EXTRA_ZIPF` more and must be a
     :func:`set_phrase`), or when the word would be read in another sense (:func:`carries_sense`)."""
     best: tuple[tuple[bool, float], str] | None = None
+    if gerund_concept(synset) and not key.endswith("ing"):
+        return None
     for lem in synset.lemmas():
         name = lem.name()
         if not _acceptable(name, key):
@@ -773,7 +802,7 @@ def _sense_hypernyms(synset_name: str, key: str, transitive: bool | None, min_zi
     for _depth in (1, 2):
         found: list[tuple[float, Candidate]] = []
         for hyp in level:
-            if hyp.name() in ABSTRACT_SYNSETS:
+            if hyp.name() in ABSTRACT_SYNSETS or (not verb and hyp.min_depth() < NOUN_MIN_DEPTH):
                 continue
             best = _common_lemma(hyp, key, min_zipf)
             if best is None or best[0] in own or (verb and not _verb_fits(hyp, best[0], transitive)):

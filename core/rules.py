@@ -30,6 +30,7 @@ predicate; ``two-leaf`` skips an ``agent-patient`` pair). ``Edit.details`` follo
 from __future__ import annotations
 
 import logging
+import math
 import random
 import re
 from collections import Counter, defaultdict
@@ -65,8 +66,10 @@ from core.lexicon import (
     sense_antonyms,
     sense_hypernyms,
     wn_pos,
+    zipf,
 )
 from core.parse_dep_lex import adverb_to_adjective
+from core.realize_morph import inflect
 from core.types import RULES, Edit, ParsedSentence, Token
 
 log = logging.getLogger(__name__)
@@ -879,6 +882,33 @@ def _context_for(parsed: ParsedSentence, method: str) -> Any:
 
 
 _TEMPORAL_DEPS = frozenset({"npadvmod", "tmod"})  # "this morning", "a month", "years later": a time adverbial
+_DETERMINER_DEPS = frozenset({"det", "poss", "nummod", "predet"})
+MASS_GAP = 0.8
+"""A noun is used as a mass noun when its plural is at least this much rarer (wordfreq Zipf) than its singular
+("food" 5.4 / "foods" 4.4, "meat" 1.2 apart; "meal" 0.3 and "device" 0.1 apart are count nouns), or has no
+plural of its own ("furniture"). A bare singular source ("after dinner") takes only a mass hypernym ("after meal"
+is not English)."""
+_BARE_MASS_DEPS = frozenset({"dobj", "pobj", "nsubj", "nsubjpass"})  # where a bare singular is a mass use
+PLURAL_GAP = 1.5  # a plural source ("these boots") takes a hypernym whose plural is no rarer than this below it
+
+
+def _fits_number(parsed: ParsedSentence, index: int | None, lemma: str) -> bool:
+    """A noun hypernym that reads right in the source noun's slot: a plural source needs a hypernym with an
+    attested plural ("these footwear", "equipments"), a singular source without a determiner a mass noun."""
+    if index is None or not 0 <= index < len(parsed.tokens):
+        return True
+    tok = parsed.tokens[index]
+    if tok.tag not in ("NN", "NNS") or " " in lemma:
+        return True
+    plural = inflect(lemma, "NNS")
+    gap = zipf(lemma) - zipf(plural) if plural != lemma else math.inf
+    if tok.tag == "NNS":
+        return plural != lemma and zipf(plural) >= 2.5 and gap <= PLURAL_GAP
+    if tok.dep not in _BARE_MASS_DEPS:
+        return True  # a role noun without an article is fine for any noun: "was appointed bishop", "daughter of X"
+    kids = [t for t in parsed.tokens if t.head == tok.i and t.i != tok.i]
+    bare = not any(t.dep in _DETERMINER_DEPS or (t.dep == "prep" and t.text.lower() == "of") for t in kids)
+    return not bare or gap >= MASS_GAP
 
 
 def _fixed_expression(parsed: ParsedSentence, index: int | None) -> bool:
@@ -926,8 +956,8 @@ def _lexical_edits(
         if not lemma.replace("-", "").isalpha() or len(lemma) < 2:
             continue
         at = _aligned_token(parsed, var)
-        if _fixed_expression(parsed, at):
-            continue
+        if _fixed_expression(parsed, at) or (at is not None and parsed.tokens[at].tag in ("NNP", "NNPS")):
+            continue  # a proper noun the parser did not name ("II", "Sept")
         if rule == "HS" and at is not None and parsed.tokens[at].dep in _TEMPORAL_DEPS:
             continue
         for pos in node_pos(parsed, var, old):
@@ -951,6 +981,8 @@ def _lexical_edits(
                 transitive = _transitive(parsed, var) if pos in ("VERB", "AUX") else None
                 found = sense_hypernyms(choice.synset, lemma, transitive, options.min_zipf)
             found = [c for c in found if is_synonym(lemma, c.lemma, choice.synset) is None]
+            if rule == "HS" and wn_pos(pos) == "n":
+                found = [c for c in found if _fits_number(parsed, at, c.lemma)]
             candidates = found[:max_candidates] if max_candidates > 0 else found
             if not candidates:
                 continue

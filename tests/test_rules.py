@@ -505,3 +505,37 @@ def test_rs_two_leaf_never_swaps_a_leaf_with_a_named_head_above_it():
     )  # fmt: skip
     for edit in rs_edits(ParsedSentence(text="random", graph=graph)):
         assert validate_graph(edit.graph) == [], edit.description
+
+
+@needs_wordnet
+def test_hs_hypernym_fits_the_nouns_number_and_mass_use():
+    from core.rules import _fits_number
+
+    def tokens(*rows):
+        return [
+            Token(i=i, text=t, lemma=t, pos=p, tag=tag, dep=d, head=h, idx=0)
+            for i, (t, p, tag, d, h) in enumerate(rows)
+        ]
+
+    bare = parsed("We ate dinner", "(e / eat-01 :ARG0 (w / we) :ARG1 (d / dinner))", tokens(
+        ("We", "PRON", "PRP", "nsubj", 1), ("ate", "VERB", "VBD", "ROOT", 1), ("dinner", "NOUN", "NN", "dobj", 1)
+    ), {"e": (1,), "w": (0,), "d": (2,)})  # fmt: skip
+    assert not _fits_number(bare, 2, "meal") and _fits_number(bare, 2, "food")  # "We ate meal" is not English
+    plural = parsed("These boots leak", "(l / leak-01 :ARG1 (b / boot :mod (t / this)))", tokens(
+        ("These", "DET", "DT", "det", 1), ("boots", "NOUN", "NNS", "nsubj", 2), ("leak", "VERB", "VBP", "ROOT", 2)
+    ), {"l": (2,), "b": (1,), "t": (0,)})  # fmt: skip
+    assert not _fits_number(plural, 1, "footwear") and _fits_number(plural, 1, "shoe")  # "These footwear leak"
+    role = parsed("He was appointed bishop", "(a / appoint-01 :ARG1 (h / he) :ARG2 (b / bishop))", tokens(
+        ("He", "PRON", "PRP", "nsubjpass", 2), ("was", "AUX", "VBD", "auxpass", 2), ("appointed", "VERB", "VBN", "ROOT", 2),
+        ("bishop", "NOUN", "NN", "oprd", 2),
+    ), {"a": (2,), "h": (0,), "b": (3,)})  # fmt: skip
+    assert _fits_number(role, 3, "priest")  # a role noun needs no article
+
+
+@needs_wordnet
+def test_hs_never_offers_a_shallow_category_or_a_gerund_activity():
+    from core.lexicon import sense_hypernyms
+
+    assert "water" not in [c.lemma for c in sense_hypernyms("bay.n.01", "bay")]  # depth 3: "the water of Naples"
+    assert "getting" not in [c.lemma for c in sense_hypernyms("acquisition.n.01", "acquisition")]
+    assert "building" in [c.lemma for c in sense_hypernyms("church.n.02", "church")]  # a thing named by a gerund stays
