@@ -295,8 +295,11 @@ def _negate_verb(work: Work, verb: Token) -> None:
     if finite:
         do = {"VBZ": "does", "VBD": "did"}.get(verb.tag, "do")
         at = verb.i
-        while at > 0 and sent.tok(at - 1).dep == "advmod" and sent.tok(at - 1).head == verb.i and (
-            sent.tok(at - 1).text.lower() not in _SENTENCE_ADVERBS
+        while (
+            at > 0
+            and sent.tok(at - 1).dep == "advmod"
+            and sent.tok(at - 1).head == verb.i
+            and (sent.tok(at - 1).text.lower() not in _SENTENCE_ADVERBS)
         ):
             at -= 1  # "always forgets" -> "does not always forget"; "quickly treated" -> "did not quickly treat"
         work.insert_before(at, [morph.match_case(do, verb.text) if verb.text.isupper() else do, "not"])
@@ -528,9 +531,15 @@ def _clause_spans(sent: Sentence, main: Token, sub: Token) -> tuple[tuple[int, i
     them and the final punctuation: the two spans a clause swap exchanges."""
     sub_all = sorted(sent.subtree(sub.i))
     lo, hi = sub_all[0], sub_all[-1]
-    def subordinator(t: Token) -> bool:  # "although", "even though" ("even" modifies the mark)
+
+    def subordinator(t: Token) -> bool:  # "although", "even though" ("even" modifies the mark), "when" (advmod WRB)
         before_mark = t.i + 1 < len(sent.tokens) and sent.tok(t.i + 1).dep == "mark"
-        return t.dep == "mark" or t.pos == "PUNCT" or (t.dep == "advmod" and (sent.head(t).dep == "mark" or before_mark))
+        wh = t.tag == "WRB" and t.head == sub.i
+        return (
+            t.dep == "mark"
+            or t.pos == "PUNCT"
+            or (t.dep == "advmod" and (sent.head(t).dep == "mark" or before_mark or wh))
+        )
 
     while lo <= hi and subordinator(sent.tok(lo)):
         lo += 1

@@ -500,7 +500,48 @@ def _can_trade(parsed: ParsedSentence, idx: _Index, a: str, b: str) -> bool:
     return bool(kind) and kind == _kind(parsed, idx, b)
 
 
-_CLAUSE_ROLES = (":concession",)  # "although A, B" <-> "although B, A" (a condition's tenses would not follow)
+_CLAUSE_ROLES = (":concession",)  # "although A, B" <-> "although B, A": any tenses
+_TENSED_CLAUSE_ROLES = (":time", ":condition")  # "when A, B" <-> "when B, A": only when the tenses can follow
+_TEMPORAL_CONNECTIVES = frozenset(
+    {"after", "before"}
+)  # (a / after :op1 clause) under :time ("until" needs a lasting main clause)
+
+
+def _tense(parsed: ParsedSentence, var: str) -> str | None:
+    """ "past" / "present" for a clause whose verb group has no modal or future ("will"), else None."""
+    tok = _head_token(parsed, var)
+    if tok is None:
+        return None
+    group = [tok, *(t for t in parsed.tokens if t.head == tok.i and t.dep in ("aux", "auxpass") and t.i != tok.i)]
+    if any(t.tag == "MD" for t in group):
+        return None
+    finite = next((t for t in group if t.tag in ("VBD", "VBZ", "VBP")), None)
+    if finite is None:
+        return None
+    return "past" if finite.tag == "VBD" else "present"
+
+
+_SWAP_SUBORDINATORS = {
+    ":time": frozenset({"when", "whenever", "after", "before", "once"}),
+    ":condition": frozenset({"if"}),
+}
+"""The words that introduce a time or condition clause that can trade places with its main clause; not "while" or
+"as", which mostly contrast two facts (swapping them changes nothing) or mean "in the way that"."""
+
+
+def _subordinator_fits(parsed: ParsedSentence, sub: str, role: str) -> bool:
+    tok = _head_token(parsed, sub)
+    if tok is None:
+        return False
+    marks = {t.text.lower() for t in parsed.tokens if t.head == tok.i and t.i != tok.i and t.dep in ("mark", "advmod")}
+    return bool(marks & _SWAP_SUBORDINATORS.get(role, frozenset()))
+
+
+def _same_tense(parsed: ParsedSentence, a: str, b: str) -> bool:
+    """Both clauses in one simple tense, so each reads right in the other's place ("when the bell rang, the children
+    ran" -> "when the children ran, the bell rang"; not "if it rains, we will stay")."""
+    tense = _tense(parsed, a)
+    return tense is not None and tense == _tense(parsed, b)
 
 
 def _reroot(graph: penman.Graph, main: str, sub: str, role: str) -> penman.Graph:
@@ -509,12 +550,27 @@ def _reroot(graph: penman.Graph, main: str, sub: str, role: str) -> penman.Graph
     return rebuild(graph, triples, top=sub if graph.top == main else graph.top)
 
 
-def _clause_swap(parsed: ParsedSentence, idx: _Index, main: str, sub: str, role: str) -> Edit | None:
-    """RS ``clauses``: the main clause and its concessive clause trade places ("Although he was tired, he
-    finished the report" -> "Although he finished the report, he was tired")."""
+def _reroot_through(graph: penman.Graph, main: str, link: str, sub: str, role: str) -> penman.Graph:
+    """``main`` :role (``link`` :op1 ``sub``) becomes ``sub`` :role (``link`` :op1 ``main``) ("he left before she
+    arrived" -> "she arrived before he left")."""
+    swap = {(main, role, link): (sub, role, link), (link, ":op1", sub): (link, ":op1", main)}
+    triples = [swap.get(t, t) for t in graph.triples]
+    return rebuild(graph, triples, top=sub if graph.top == main else graph.top)
+
+
+def _clause_swap(
+    parsed: ParsedSentence, idx: _Index, main: str, sub: str, role: str, link: str | None = None
+) -> Edit | None:
+    """RS ``clauses``: the main clause and its concessive, conditional or time clause trade places ("Although he
+    was tired, he finished the report" -> "Although he finished the report, he was tired"); ``link`` is the
+    ``after``/``before``/``until`` node between them, when there is one."""
     if _nested(idx, sub, main) and main in _subtree(idx, sub):
         return None
-    edited = _build("RS", parsed, idx, partial(_reroot, idx.graph, main, sub, role))
+    if link is None:
+        make = partial(_reroot, idx.graph, main, sub, role)
+    else:
+        make = partial(_reroot_through, idx.graph, main, link, sub, role)
+    edited = _build("RS", parsed, idx, make)
     if edited is None:
         return None
     return Edit(
@@ -596,10 +652,19 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
                 for b in [t for r, t in outs if r == ":destination"]:
                     if _nominal(parsed, a) and _nominal(parsed, b):  # "from Paris to London" -> "from London to Paris"
                         add(_pair_edit(parsed, idx, event, a, b, ":source", ":destination", "recipient"))
-        if "clauses" in variants:
+        if "clauses" in variants and _predicate(parsed, idx, event):
             for r, t in outs:
-                if r in _CLAUSE_ROLES and _predicate(parsed, idx, event) and _predicate(parsed, idx, t):
-                    edit = _clause_swap(parsed, idx, event, t, r)
+                link = None
+                if r == ":time" and idx.concepts.get(t) in _TEMPORAL_CONNECTIVES:
+                    ops = [x for rr, x in idx.out.get(t, ()) if rr == ":op1"]
+                    link, t = (t, ops[0]) if len(ops) == 1 and len(idx.out.get(t, ())) == 1 else (None, t)
+                if not _predicate(parsed, idx, t):
+                    continue
+                tensed = (
+                    r in _TENSED_CLAUSE_ROLES and _subordinator_fits(parsed, t, r) and _same_tense(parsed, event, t)
+                )
+                if r in _CLAUSE_ROLES or tensed:
+                    edit = _clause_swap(parsed, idx, event, t, r, link)
                     if edit is not None:
                         edits.append(edit)
         if "comparison" in variants:

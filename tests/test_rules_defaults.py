@@ -151,6 +151,33 @@ def test_rs_swaps_a_main_clause_with_its_concessive_clause():
         assert verdict.passed is True, verdict.reason
 
 
+def test_rs_swaps_condition_and_time_clauses_only_when_their_tenses_and_subordinator_allow():
+    from core.rules import rs_edits
+    from core.types import FoilCandidate
+    from core.validate import RoundTripValidator
+
+    parser, realizer = DependencyParser(), AlignedRealizer()
+    validator = RoundTripValidator(parser)
+    expected = {
+        "If it rains, the streets get wet.": "If the streets get wet, it rains.",
+        "When the bell rang, the children ran outside.": "When the children ran outside, the bell rang.",
+        "He left before she arrived.": "She arrived before he left.",
+        "If the train is late, we will miss the concert.": None,  # "if we will miss the concert, the train is late"
+        "We waited until the rain stopped.": None,  # "the rain stopped until we waited"
+        "Tom cooked while Anna read.": None,  # a contrast: swapping the clauses changes nothing
+    }
+    for parsed in parser.parse(list(expected)):
+        edits = [e for e in rs_edits(parsed) if e.variant == "clauses"]
+        if expected[parsed.text] is None:
+            assert edits == [], parsed.text
+            continue
+        [edit] = edits
+        real = realizer.realize(edit)
+        assert real.text == expected[parsed.text]
+        [verdict] = validator.score([FoilCandidate(edit, real)])
+        assert verdict.passed is True, verdict.reason
+
+
 def test_rs_trades_same_kind_arguments_and_a_route():
     from core.rules import rs_edits
 
