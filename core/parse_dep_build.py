@@ -19,6 +19,7 @@ at the end, so the cost per sentence stays small next to spaCy's own parse.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -140,6 +141,32 @@ class _Info:
     var: str
     subj: str | None = None
     passive: bool = False
+
+
+@dataclass
+class _Clause:
+    """One head being built by :meth:`GraphBuilder._build`: the token, the word that carries its concept
+    (``pred``, after transparent heads) and what the phases hand each other."""
+
+    tok: Any
+    pred: Any
+    kids: list[Any]
+    copula: bool = False
+    wrappers: list[tuple[str, Any, bool]] = field(default_factory=list)  # (modal concept, token, polarity on modal)
+    subj_to_pred: bool = False  # the subject belongs to the word seen through ("able to go": go's subject)
+    var: str = ""
+    be_located: bool = False
+    is_frame: bool = False
+    info: _Info = field(default_factory=lambda: _Info(""))
+    has_obj: bool = False
+    neg_toks: list[Any] = field(default_factory=list)
+    modal_toks: list[Any] = field(default_factory=list)
+    conjs: list[Any] = field(default_factory=list)
+    cc: Any = None
+    causes: list[str] = field(default_factory=list)  # reason clauses, for cause-01
+    cause_toks: list[int] = field(default_factory=list)
+    dobj_var: str | None = None  # the controller of an object-controlled xcomp
+    temporal: str | None = None  # "six years": the number of a temporal-quantity
 
 
 class GraphBuilder:
@@ -374,7 +401,7 @@ class GraphBuilder:
             return ":manner" if obj.tag_ == "VBG" else ":prep-by"
         return PREP_ROLES.get(p, f":prep-{p}" if p.isalpha() else ":mod")
 
-    # -- the recursive clause/phrase builder -------------------------------------------------------------------
+    # -- the recursive clause/phrase builder, one method per phase ---------------------------------------------
     def _build(
         self,
         tok: Any,
@@ -383,31 +410,48 @@ class GraphBuilder:
         no_conj: bool = False,
         antecedent: str | None = None,
     ) -> str | None:
-        """Build ``tok`` and its dependents; return the variable its head should point to."""
+        """Build ``tok`` and its dependents; return the variable its head should point to.
+
+        The phases, in order (each reads what the earlier ones left in a :class:`_Clause`): see through
+        transparent heads, make the head node, read the clause's parts, attach the subjects, attach every
+        other dependent by its label (:data:`_DEPENDENTS`), then wrap the head in its time quantity,
+        modals, negation, cause and coordination.
+        """
         if tok.i in self.done:
             return self.info[tok.i].var if tok.i in self.info else None
         self.done.add(tok.i)
         if self.rel and self._is_relword(tok):
             return self.rel[-1][0]  # "whose", "in which": the antecedent itself
-        g = self.g
-        pred = tok
+        c = self._transparent_head(tok)
+        self._head_node(c, passive_hint)
+        self._clause_parts(c, no_conj)
+        self._subjects(c, implicit_subj)
+        for k in c.kids:
+            if k.dep_ in _SKIP_DEPS or k.dep_ in _SUBJ_DEPS or k in c.neg_toks or k.i in self.done:
+                continue
+            _DEPENDENTS.get(k.dep_, GraphBuilder._dep_mod)(self, c, k)
+        outer = self._wrap(c, implicit_subj)
+        c.info.var = c.var
+        return outer
+
+    def _transparent_head(self, tok: Any) -> _Clause:
+        """See through the heads that carry no concept of their own (a punctuation head, copula "be",
+        "have to", "be able to", "be going to") to the word that does; their dependents join the clause's."""
         kids = list(tok.children)
         if tok.i in self.ent_root:
             ent = self.ent_root[tok.i][2]
             kids = [k for t in ent for k in t.children if not (ent.start <= k.i < ent.end)]
-        copula = False
-        wrappers: list[tuple[str, Any, bool]] = []  # (modal concept, token, polarity on modal)
-        subj_to_pred = False
-        # Transparent heads: copula "be", "have to", "be able to", "be going to".
+        c = _Clause(tok, tok, kids)
         for _ in range(4):
+            pred, kids = c.pred, c.kids
             lemma = pred.lemma_.lower()
             if pred.is_punct or pred.is_space:
                 content = [k for k in kids if not (k.is_punct or k.is_space)]
                 if content:
                     head = next((k for k in content if k.pos_ in ("VERB", "AUX")), content[0])
                     self.done.add(head.i)
-                    kids = [k for k in kids if k is not head] + list(head.children)
-                    pred = head
+                    c.kids = [k for k in kids if k is not head] + list(head.children)
+                    c.pred = head
                     continue
             if lemma == "be" and pred.dep_ not in ("aux", "auxpass"):
                 comp = next((k for k in kids if k.dep_ == "acomp"), None) or next(
@@ -415,220 +459,228 @@ class GraphBuilder:
                 )
                 if comp is not None:
                     self.done.add(comp.i)
-                    kids = [k for k in kids if k is not comp] + list(comp.children)
-                    pred, copula = comp, True
+                    c.kids = [k for k in kids if k is not comp] + list(comp.children)
+                    c.pred, c.copula = comp, True
                     continue
             xcomp = next((k for k in kids if k.dep_ == "xcomp" and k.pos_ in ("VERB", "AUX")), None)
             has_to = xcomp is not None and any(k.lower_ == "to" and k.dep_ == "aux" for k in xcomp.children)
             if has_to and lemma in ("able", "unable"):
-                wrappers.append(("possible-01", pred, True))
+                c.wrappers.append(("possible-01", pred, True))
             elif (
                 has_to and lemma == "have" and pred.pos_ in ("VERB", "AUX") and not any(k.dep_ == "dobj" for k in kids)
             ):
-                wrappers.append(("obligate-01", pred, False))
+                c.wrappers.append(("obligate-01", pred, False))
             elif has_to and lemma == "go" and pred.tag_ == "VBG" and any(k.dep_ == "aux" for k in kids):
                 pass
             else:
                 break
             assert xcomp is not None
             self.done.add(xcomp.i)
-            kids = [k for k in kids if k is not xcomp] + list(xcomp.children)
-            pred, copula, subj_to_pred = xcomp, False, True
+            c.kids = [k for k in kids if k is not xcomp] + list(xcomp.children)
+            c.pred, c.copula, c.subj_to_pred = xcomp, False, True
+        return c
 
-        be_located = False
+    def _head_node(self, c: _Clause, passive_hint: bool) -> None:
+        """The clause's own node (``be-located-at-91`` for a bare "be"), registered for both tokens."""
+        pred = c.pred
         if pred.lemma_.lower() == "be" and pred.dep_ not in ("aux", "auxpass"):
-            be_located = True
-            var = g.node("be-located-at-91", (pred.i,))
+            c.be_located = True
+            c.var = self.g.node("be-located-at-91", (pred.i,))
         else:
-            var = self._concept_node(pred, predicative=copula or pred.dep_ == "ROOT")
-        if pred is not tok:
+            c.var = self._concept_node(pred, predicative=c.copula or pred.dep_ == "ROOT")
+        if pred is not c.tok:
             self.done.add(pred.i)
-        concept = g.concepts[var]
-        is_frame = _is_frame(concept)
-        passive = passive_hint or any(k.dep_ in ("auxpass", "nsubjpass", "csubjpass") for k in kids)
-        info = _Info(var=var, passive=passive)
-        self.info[tok.i] = info
-        self.info[pred.i] = info
+        c.is_frame = _is_frame(self.g.concepts[c.var])
+        passive = passive_hint or any(k.dep_ in ("auxpass", "nsubjpass", "csubjpass") for k in c.kids)
+        c.info = _Info(var=c.var, passive=passive)
+        self.info[c.tok.i] = c.info
+        self.info[pred.i] = c.info
 
-        has_obj = any(k.dep_ == "dobj" for k in kids)
-        subjects = [k for k in kids if k.dep_ in _SUBJ_DEPS]
-        neg_toks = [
+    def _clause_parts(self, c: _Clause, no_conj: bool) -> None:
+        """Read what the later phases need: an object, negations, modals, conjuncts and their conjunction."""
+        kids = c.kids
+        c.has_obj = any(k.dep_ == "dobj" for k in kids)
+        c.neg_toks = [
             k
             for k in kids
             if (k.dep_ == "neg" or (k.dep_ == "advmod" and k.lower_ == "never")) and k.i not in self.cause_neg.values()
         ]
-        modal_toks = [k for k in kids if k.dep_ == "aux" and k.lemma_.lower() in MODALS]
-        conjs = [] if no_conj else self._conj_chain(kids)
-        cc = next((k for k in kids if k.dep_ == "cc"), None)
-        if cc is None and conjs:
-            cc = next((k for c in conjs for k in c.children if k.dep_ == "cc"), None)
-        causes: list[str] = []
-        cause_toks: list[int] = []
+        c.modal_toks = [k for k in kids if k.dep_ == "aux" and k.lemma_.lower() in MODALS]
+        c.conjs = [] if no_conj else self._conj_chain(kids)
+        c.cc = next((k for k in kids if k.dep_ == "cc"), None)
+        if c.cc is None and c.conjs:
+            c.cc = next((k for conj in c.conjs for k in conj.children if k.dep_ == "cc"), None)
 
-        # Subjects first: their variable is shared with controlled and conjoined clauses.
-        if copula:
-            subj_role = ":ARG1" if is_frame else ":domain"
-        elif be_located:
+    def _subjects(self, c: _Clause, implicit_subj: str | None) -> None:
+        """Subjects first: their variable is shared with controlled and conjoined clauses."""
+        g, pred, info = self.g, c.pred, c.info
+        if c.copula:
+            subj_role = ":ARG1" if c.is_frame else ":domain"
+        elif c.be_located:
             subj_role = ":ARG1"
         elif pred.pos_ in ("NOUN", "PROPN", "PRON", "NUM"):
             subj_role = ":domain"
         elif pred.pos_ == "ADJ":
-            subj_role = ":ARG1" if is_frame else ":domain"
+            subj_role = ":ARG1" if c.is_frame else ":domain"
         else:
-            subj_role = self._subject_role(var, active=not passive, has_obj=has_obj)
+            subj_role = self._subject_role(c.var, active=not info.passive, has_obj=c.has_obj)
+        subjects = [k for k in c.kids if k.dep_ in _SUBJ_DEPS]
         for s in subjects:
             role = ":ARG1" if s.dep_ in ("nsubjpass", "csubjpass") else subj_role
             if self._rel_direct(s, pred, role):
                 continue
             svar = self._build(s)
             if svar is not None:
-                g.add(var, role, svar)
+                g.add(c.var, role, svar)
                 info.subj = info.subj or svar
         if not subjects and implicit_subj is not None:
-            g.add(var, subj_role if not passive else ":ARG1", implicit_subj)
+            g.add(c.var, subj_role if not info.passive else ":ARG1", implicit_subj)
             info.subj = implicit_subj
 
-        dobj_var: str | None = None
-        temporal: str | None = None
-        for k in kids:
-            dep = k.dep_
-            if dep in _SKIP_DEPS or dep in _SUBJ_DEPS or k in neg_toks or k.i in self.done:
-                continue
-            if dep in ("aux", "auxpass", "cc", "conj", "mark", "prt", "neg"):
-                continue
-            if dep == "det" or dep == "predet":
-                self._determiner(var, k, tok)
-                continue
-            if dep in ("dobj", "dative", "attr", "oprd", "acomp"):
-                if dep == "dobj":
-                    # "told him": the hearer of tell/ask/show... is ARG2 (ARG1 is what is told)
-                    hearer = pred.lemma_.lower() in _HEARER_VERBS and self._is_animate(k)
-                    role = ":ARG2" if hearer else ":ARG1"
-                elif dep == "acomp":
-                    role = ":ARG2" if pred.lemma_.lower() in _BECOME_VERBS else ":ARG1"
-                else:
-                    role = ":ARG2"
-                if self._rel_direct(k, pred, role):
-                    continue
-                kv = self._build(k, implicit_subj=info.subj if dep == "acomp" else None)
-                if kv is not None:
-                    g.add(var, role, kv)
-                    if dep == "dobj":
-                        dobj_var = dobj_var or kv
-                continue
-            if dep == "xcomp" or (
-                dep == "ccomp" and not any(c.dep_ == "mark" and c.lower_ in CAUSE_MARKS for c in k.children)
-            ):
-                role = ":ARG2" if has_obj else ":ARG1"
-                controller = (dobj_var or info.subj) if dep == "xcomp" else None
-                kv = self._build(k, implicit_subj=controller)
-                if kv is not None:
-                    g.add(var, role, kv)
-                continue
-            if dep == "agent":
-                obj = next((c for c in k.children if c.dep_ in ("pobj", "pcomp")), None)
-                if obj is not None and not self._rel_direct(obj, pred, ":ARG0"):
-                    kv = self._build(obj)
-                    if kv is not None:
-                        g.add(var, ":ARG0", kv)
-                continue
-            if dep == "prep":
-                self._prep(var, pred, k, has_obj, info, causes, cause_toks, be_located)
-                continue
-            if dep == "advcl" or (
-                dep == "ccomp" and any(c.dep_ == "mark" and c.lower_ in CAUSE_MARKS for c in k.children)
-            ):
-                self._advcl(var, k, info, causes, cause_toks)  # spaCy reads "left not because ..." as a ccomp
-                continue
-            if dep == "relcl":
-                self._relcl(var, k)
-                continue
-            if dep == "acl":
-                self._acl(var, k)
-                continue
-            if dep == "amod":
-                self._amod(var, k)
-                continue
-            if dep == "nummod":
-                num = words_to_number(" ".join(t.text for t in k.subtree if not t.is_punct))
-                if num is not None and k.i < pred.i and pred.lemma_.lower() in _TIME_UNITS:
-                    temporal = num  # "six years" -> temporal-quantity
-                    for t in k.subtree:
-                        self.done.add(t.i)
-                elif num is not None:
-                    g.add(var, ":quant" if k.i < pred.i else ":mod", num)  # "Chapter 2" -> :mod 2
-                    for t in k.subtree:
-                        self.done.add(t.i)
-                else:
-                    kv = self._build(k)
-                    if kv is not None:
-                        g.add(var, ":quant", kv)
-                continue
-            if dep == "poss":
-                kv = self._build(k) if k.i not in self.done or k.lower_ in PRONOUNS else None
-                if kv is not None:
-                    g.add(var, ":poss", kv)
-                continue
-            if dep == "advmod" or dep == "npadvmod":
-                self._advmod(var, pred, k)
-                continue
-            if dep == "intj":
-                if k.lower_ == "please":
-                    g.add(var, ":polite", "+")
-                continue
-            if dep == "compound":
-                if k.lower_ in TITLES or k.pos_ == "PUNCT":
-                    continue
-                if k.pos_ == "NUM" and pred.pos_ == "NUM":
-                    continue
-            if dep == "pobj" and self._rel_direct(k, pred, ":mod"):
-                continue
+    # -- one handler per dependency label (the _DEPENDENTS table below the class) --------------------------------
+    def _dep_skip(self, c: _Clause, k: Any) -> None:
+        """Function words read elsewhere (auxiliaries, modals, markers, particles) or by their head (cc, conj)."""
+
+    def _dep_object(self, c: _Clause, k: Any) -> None:
+        """``dobj`` (ARG1; the hearer of tell/ask/show is ARG2), ``acomp`` (ARG2 after become-verbs), others ARG2."""
+        dep = k.dep_
+        if dep == "dobj":
+            hearer = c.pred.lemma_.lower() in _HEARER_VERBS and self._is_animate(k)  # "told him"
+            role = ":ARG2" if hearer else ":ARG1"
+        elif dep == "acomp":
+            role = ":ARG2" if c.pred.lemma_.lower() in _BECOME_VERBS else ":ARG1"
+        else:
+            role = ":ARG2"
+        if self._rel_direct(k, c.pred, role):
+            return
+        kv = self._build(k, implicit_subj=c.info.subj if dep == "acomp" else None)
+        if kv is not None:
+            self.g.add(c.var, role, kv)
+            if dep == "dobj":
+                c.dobj_var = c.dobj_var or kv
+
+    def _dep_complement(self, c: _Clause, k: Any) -> None:
+        """A clausal complement: ARG1 (ARG2 beside an object); an ``xcomp``'s subject is its controller."""
+        role = ":ARG2" if c.has_obj else ":ARG1"
+        controller = (c.dobj_var or c.info.subj) if k.dep_ == "xcomp" else None
+        kv = self._build(k, implicit_subj=controller)
+        if kv is not None:
+            self.g.add(c.var, role, kv)
+
+    def _dep_ccomp(self, c: _Clause, k: Any) -> None:
+        if any(m.dep_ == "mark" and m.lower_ in CAUSE_MARKS for m in k.children):
+            self._dep_advcl(c, k)  # spaCy reads "left not because ..." as a ccomp
+        else:
+            self._dep_complement(c, k)
+
+    def _dep_advcl(self, c: _Clause, k: Any) -> None:
+        self._advcl(c.var, k, c.info, c.causes, c.cause_toks)
+
+    def _dep_agent(self, c: _Clause, k: Any) -> None:
+        """The passive's "by" phrase: its object is ARG0."""
+        obj = next((o for o in k.children if o.dep_ in ("pobj", "pcomp")), None)
+        if obj is not None and not self._rel_direct(obj, c.pred, ":ARG0"):
+            kv = self._build(obj)
+            if kv is not None:
+                self.g.add(c.var, ":ARG0", kv)
+
+    def _dep_prep(self, c: _Clause, k: Any) -> None:
+        self._prep(c.var, c.pred, k, c.has_obj, c.info, c.causes, c.cause_toks, c.be_located)
+
+    def _dep_nummod(self, c: _Clause, k: Any) -> None:
+        """A number: ``:quant`` before its noun, ``:mod`` after ("Chapter 2"); "six years" -> temporal-quantity."""
+        g, pred = self.g, c.pred
+        num = words_to_number(" ".join(t.text for t in k.subtree if not t.is_punct))
+        if num is not None and k.i < pred.i and pred.lemma_.lower() in _TIME_UNITS:
+            c.temporal = num
+            for t in k.subtree:
+                self.done.add(t.i)
+        elif num is not None:
+            g.add(c.var, ":quant" if k.i < pred.i else ":mod", num)
+            for t in k.subtree:
+                self.done.add(t.i)
+        else:
             kv = self._build(k)
             if kv is not None:
-                g.add(var, ":mod", kv)
+                g.add(c.var, ":quant", kv)
 
-        # Negation: on the modal for "cannot", else on the predicate.
+    def _dep_poss(self, c: _Clause, k: Any) -> None:
+        kv = self._build(k) if k.i not in self.done or k.lower_ in PRONOUNS else None
+        if kv is not None:
+            self.g.add(c.var, ":poss", kv)
+
+    def _dep_intj(self, c: _Clause, k: Any) -> None:
+        if k.lower_ == "please":
+            self.g.add(c.var, ":polite", "+")
+
+    def _dep_compound(self, c: _Clause, k: Any) -> None:
+        """Titles and punctuation disappear, as does a number inside a number; any other compound is a :mod."""
+        if k.lower_ in TITLES or k.pos_ == "PUNCT" or (k.pos_ == "NUM" and c.pred.pos_ == "NUM"):
+            return
+        self._dep_mod(c, k)
+
+    def _dep_pobj(self, c: _Clause, k: Any) -> None:
+        if not self._rel_direct(k, c.pred, ":mod"):
+            self._dep_mod(c, k)
+
+    def _dep_mod(self, c: _Clause, k: Any) -> None:
+        """Any other dependent: built and attached as ``:mod``."""
+        kv = self._build(k)
+        if kv is not None:
+            self.g.add(c.var, ":mod", kv)
+
+    # -- the layers around the head ------------------------------------------------------------------------------
+    def _wrap(self, c: _Clause, implicit_subj: str | None) -> str:
+        """Wrap the head, inside out, in its time quantity, modals and cause, and coordinate it with its
+        conjuncts; returns the outermost variable."""
+        outer = self._modals(c)
+        if c.subj_to_pred and c.info.subj is None and implicit_subj is not None:
+            c.info.subj = implicit_subj
+        if c.causes:
+            outer = self._cause(c, outer)
+        if c.conjs:
+            outer = self._coordinate(outer, c.conjs, c.cc, c.info, c.pred)
+        return outer
+
+    def _modals(self, c: _Clause) -> str:
+        """Time quantity, then the modal layers (transparent-head wrappers were found outside-in; auxiliary
+        modals sit outermost); negation goes on the modal for "cannot", else on the head."""
+        g, var = self.g, c.var
         outer = var
-        if temporal is not None:
-            outer = g.node("temporal-quantity", (pred.i,))
-            g.add(outer, ":quant", temporal)
+        if c.temporal is not None:
+            outer = g.node("temporal-quantity", (c.pred.i,))
+            g.add(outer, ":quant", c.temporal)
             g.add(outer, ":unit", var)
         modal_neg = False
-        # Transparent-head wrappers were found outside-in; auxiliary modals sit outermost.
-        layers = wrappers[::-1]
-        for m in modal_toks:
+        layers = c.wrappers[::-1]
+        for m in c.modal_toks:
             mconcept, on_modal = MODALS[m.lemma_.lower()]
             layers.append((mconcept, m, on_modal))
         for mconcept, mtok, neg_on_modal in layers:
             mvar = g.node(mconcept, (mtok.i,))
             g.add(mvar, ":ARG1", outer)
-            if neg_on_modal and not modal_neg and (neg_toks or mtok.lower_ == "unable"):
+            if neg_on_modal and not modal_neg and (c.neg_toks or mtok.lower_ == "unable"):
                 modal_neg = True
                 g.add(mvar, ":polarity", "-")
-                if neg_toks:
-                    g.alignment[f"{mvar}:polarity"] = (neg_toks[0].i,)
-                else:
-                    g.alignment[f"{mvar}:polarity"] = (mtok.i,)
+                g.alignment[f"{mvar}:polarity"] = (c.neg_toks[0].i,) if c.neg_toks else (mtok.i,)
             outer = mvar
-        if neg_toks and not modal_neg:
+        if c.neg_toks and not modal_neg:
             g.add(var, ":polarity", "-")
-            g.alignment[f"{var}:polarity"] = tuple(t.i for t in neg_toks[:1])
-        if subj_to_pred and info.subj is None and implicit_subj is not None:
-            info.subj = implicit_subj
-        if causes:
-            cvar = g.node("cause-01", tuple(cause_toks[:1]))
-            if cause_toks[0] in self.cause_neg:  # "not because ...": the reason is denied, not the clause
-                g.add(cvar, ":polarity", "-")
-                g.alignment[f"{cvar}:polarity"] = (self.cause_neg[cause_toks[0]],)
-            g.add(cvar, ":ARG0", causes[0])
-            g.add(cvar, ":ARG1", outer)
-            for extra in causes[1:]:
-                g.add(cvar, ":ARG0", extra)
-            outer = cvar
-        if conjs:
-            outer = self._coordinate(outer, conjs, cc, info, pred)
-        info.var = var
+            g.alignment[f"{var}:polarity"] = tuple(t.i for t in c.neg_toks[:1])
         return outer
+
+    def _cause(self, c: _Clause, outer: str) -> str:
+        """``(c / cause-01 :ARG0 <reason> :ARG1 <clause>)``; "not because ...": the reason is denied, not the clause."""
+        g = self.g
+        cvar = g.node("cause-01", tuple(c.cause_toks[:1]))
+        if c.cause_toks[0] in self.cause_neg:
+            g.add(cvar, ":polarity", "-")
+            g.alignment[f"{cvar}:polarity"] = (self.cause_neg[c.cause_toks[0]],)
+        g.add(cvar, ":ARG0", c.causes[0])
+        g.add(cvar, ":ARG1", outer)
+        for extra in c.causes[1:]:
+            g.add(cvar, ":ARG0", extra)
+        return cvar
 
     # -- helpers for dependents --------------------------------------------------------------------------------
     def _conj_chain(self, kids: list[Any]) -> list[Any]:
@@ -892,3 +944,28 @@ class GraphBuilder:
         kv = self._build(k)
         if kv is not None:
             g.add(var, role, kv)
+
+
+_Handler = Callable[[GraphBuilder, _Clause, Any], None]
+# dependency label -> how GraphBuilder._build attaches a dependent with it (anything else: _dep_mod).
+_DEPENDENTS: dict[str, _Handler] = {
+    **dict.fromkeys(("aux", "auxpass", "cc", "conj", "mark", "prt", "neg"), GraphBuilder._dep_skip),
+    "det": lambda b, c, k: b._determiner(c.var, k, c.tok),
+    "predet": lambda b, c, k: b._determiner(c.var, k, c.tok),
+    **dict.fromkeys(("dobj", "dative", "attr", "oprd", "acomp"), GraphBuilder._dep_object),
+    "xcomp": GraphBuilder._dep_complement,
+    "ccomp": GraphBuilder._dep_ccomp,
+    "agent": GraphBuilder._dep_agent,
+    "prep": GraphBuilder._dep_prep,
+    "advcl": GraphBuilder._dep_advcl,
+    "relcl": lambda b, c, k: b._relcl(c.var, k),
+    "acl": lambda b, c, k: b._acl(c.var, k),
+    "amod": lambda b, c, k: b._amod(c.var, k),
+    "nummod": GraphBuilder._dep_nummod,
+    "poss": GraphBuilder._dep_poss,
+    "advmod": lambda b, c, k: b._advmod(c.var, c.pred, k),
+    "npadvmod": lambda b, c, k: b._advmod(c.var, c.pred, k),
+    "intj": GraphBuilder._dep_intj,
+    "compound": GraphBuilder._dep_compound,
+    "pobj": GraphBuilder._dep_pobj,
+}
