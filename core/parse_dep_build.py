@@ -18,129 +18,23 @@ at the end, so the cost per sentence stays small next to spaCy's own parse.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import penman
-from penman.models.amr import model as AMR_MODEL
-from penman.tree import Tree
 
 from core.frames import FrameIndex
-from core.parse_dep_lex import (
-    ADVCL_MARK_ROLES,
-    ANIMATE_NOUNS,
-    CAUSE_MARKS,
-    CITIES,
-    DEGREE_WORDS,
-    DET_MOD,
-    DET_QUANT,
-    ENT_TYPES,
-    FREQUENCY_ADVERBS,
-    LOCATION_ADVERBS,
-    MODALS,
-    ORDINALS,
-    PREP_ROLES,
-    PRONOUNS,
-    RELATIVE_WORDS,
-    TIME_ADVERBS,
-    TIME_NOUNS,
-    TIME_PREPS,
-    TITLES,
-    WH_WORDS,
-    adverb_to_adjective,
-    words_to_number,
-)
+from core.parse_dep_lex import CAUSE_MARKS, ENT_TYPES, MODALS, PRONOUNS, TITLES, words_to_number
+from core.parse_dep_modifiers import Modifiers
+from core.parse_dep_words import SUBJ_DEPS, Built, ClauseInfo, is_frame
 
 _SKIP_DEPS = frozenset({"punct", "case", "expl", "dep", "space", "quantmod", "preconj", "meta", "_SP", ""})
-_SUBJ_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass"})
 _BECOME_VERBS = frozenset({"become", "get", "turn", "grow", "go", "make", "keep", "remain", "stay"})
-_MOTION_VERBS = frozenset({"go", "come", "return", "run", "walk", "travel", "fly", "move", "drive", "send", "bring",
-                           "take", "lead", "get", "hurry", "climb", "fall", "jump", "sail", "ride", "carry"})  # fmt: skip
-_VERB_PREP_ARG1 = frozenset({("look", "for"), ("look", "at"), ("wait", "for"), ("listen", "to"), ("think", "of"),
-                             ("think", "about"), ("dream", "of"), ("belong", "to"), ("care", "about"), ("care", "for"),
-                             ("depend", "on"), ("rely", "on"), ("laugh", "at"), ("point", "at"), ("search", "for"),
-                             ("ask", "for"), ("approve", "of"), ("consist", "of"), ("believe", "in"),
-                             ("hope", "for"), ("long", "for"), ("talk", "about"), ("speak", "of"),
-                             ("hear", "of"), ("know", "of"), ("worry", "about"), ("stare", "at"),
-                             ("glance", "at"), ("smile", "at"), ("cry", "for"), ("pay", "for")})  # fmt: skip
 _TIME_UNITS = frozenset({"year", "month", "week", "day", "hour", "minute", "second", "century", "decade"})
-_OF_NOUN_ROLE = ":poss"  # "of" under a noun whose object is not animate (":prep-of" would read as an inverse role)
 _HEARER_VERBS = frozenset({"tell", "ask", "show", "teach", "inform", "answer", "promise", "remind", "warn", "pay"})
 _CAUSAL_ADVERBS = frozenset({"thus", "therefore", "hence", "consequently", "accordingly"})
-_WH_ROLES = {"how": ":manner", "why": ":cause", "where": ":location", "when": ":time"}
-_NEG_WORDS = frozenset({"not", "n't", "never", "no", "nt"})
 _FALLBACK_TOP = "e"
-_BAD_CONCEPT = re.compile(r"[\s()\"~:/^,;]")
-
-
-def _is_frame(concept: str) -> bool:
-    """Whether a concept is a sense-numbered predicate (``bite-01``, ``be-located-at-91``)."""
-    head, dash, sense = concept.rpartition("-")
-    return bool(dash and head and sense.isdigit())
-
-
-@dataclass
-class Built:
-    """A graph under construction: concepts, ordered edges, alignment."""
-
-    concepts: dict[str, str] = field(default_factory=dict)
-    edges: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
-    alignment: dict[str, tuple[int, ...]] = field(default_factory=dict)
-    counts: dict[str, int] = field(default_factory=dict)
-
-    def node(self, concept: str, tokens: tuple[int, ...] = ()) -> str:
-        if _BAD_CONCEPT.search(concept):
-            concept = _BAD_CONCEPT.sub("", concept) or "thing"
-        c = concept[0].lower() if concept and concept[0].isalpha() and concept[0].isascii() else "x"
-        n = self.counts.get(c, 0) + 1
-        self.counts[c] = n
-        var = c if n == 1 else f"{c}{n}"
-        self.concepts[var] = concept
-        self.edges[var] = []
-        if tokens:
-            self.alignment[var] = tokens
-        return var
-
-    def add(self, src: str, role: str, tgt: str) -> None:
-        """An edge to a node variable or a constant (``"-"``, ``"2"``, ``'"Mary"'``)."""
-        edges = self.edges[src]
-        if (role, tgt) not in edges:
-            edges.append((role, tgt))
-
-    def has_role(self, src: str, role: str) -> bool:
-        return any(r == role for r, _ in self.edges[src])
-
-    def to_graph(self, top: str, metadata: dict[str, str] | None = None) -> penman.Graph:
-        """Lay the nodes out as a tree from ``top`` (first mention expands a node) and interpret it."""
-        seen: set[str] = set()
-
-        def expand(var: str) -> tuple[str, list[tuple[str, Any]]]:
-            seen.add(var)
-            branches: list[tuple[str, Any]] = [("/", self.concepts[var])]
-            for role, tgt in self.edges[var]:
-                if tgt in self.concepts:
-                    branches.append((role, tgt if tgt in seen else expand(tgt)))
-                else:
-                    branches.append((role, tgt))
-            return (var, branches)
-
-        root = expand(top)
-        # Anything unreachable (should not happen) hangs off the top so the graph stays connected.
-        for var in list(self.concepts):
-            if var not in seen:
-                root[1].append((":mod", expand(var)))
-        return penman.layout.interpret(Tree(root, metadata=metadata or {}), AMR_MODEL)
-
-
-@dataclass
-class _Info:
-    """What a built clause tells its neighbours (for shared subjects)."""
-
-    var: str
-    subj: str | None = None
-    passive: bool = False
 
 
 @dataclass
@@ -157,7 +51,7 @@ class _Clause:
     var: str = ""
     be_located: bool = False
     is_frame: bool = False
-    info: _Info = field(default_factory=lambda: _Info(""))
+    info: ClauseInfo = field(default_factory=lambda: ClauseInfo(""))
     has_obj: bool = False
     neg_toks: list[Any] = field(default_factory=list)
     modal_toks: list[Any] = field(default_factory=list)
@@ -169,8 +63,13 @@ class _Clause:
     temporal: str | None = None  # "six years": the number of a temporal-quantity
 
 
-class GraphBuilder:
-    """Turns one spaCy ``Doc`` into a graph and an alignment; one instance per doc."""
+class GraphBuilder(Modifiers):
+    """Turns one spaCy ``Doc`` into a graph and an alignment; one instance per doc.
+
+    The clauses are built here (:meth:`_build` and its phases); single words' concepts and roles come
+    from :class:`core.parse_dep_words.Words`, the attachment of modifiers from
+    :class:`core.parse_dep_modifiers.Modifiers`.
+    """
 
     def __init__(self, doc: Any, frames: FrameIndex | None = None) -> None:
         self.doc = doc
@@ -179,7 +78,7 @@ class GraphBuilder:
         self.pronoun_vars: dict[str, str] = {}
         self.ent_root: dict[int, Any] = {}  # root token index -> entity span
         self.in_ent: set[int] = set()
-        self.info: dict[int, _Info] = {}
+        self.info: dict[int, ClauseInfo] = {}
         self.done: set[int] = set()
         self.rel: list[tuple[str, int, list[str]]] = []  # (antecedent var, relcl verb index, found role)
         self.question = False
@@ -261,146 +160,6 @@ class GraphBuilder:
         you = self._pronoun("you", None)
         self.g.add(info.var, self._subject_role(info.var, active=True, has_obj=True), you)
 
-    # -- concepts ----------------------------------------------------------------------------------------------
-    def _frame(self, lemma: str, pos: str = "VERB") -> str:
-        """PropBank id for a predicate lemma: from the frames file when configured, else ``lemma-01``."""
-        if self.frames is None:
-            return f"{lemma}-01"
-        found = self.frames.best_frame(lemma)
-        if found is not None:
-            return found
-        return f"{lemma}-01" if pos == "VERB" else lemma
-
-    def _adj_concept(self, lemma: str, predicative: bool) -> str:
-        """Adjectives: a frame when the frames file has one (or, without frames, in predicate position)."""
-        if self.frames is None:
-            return f"{lemma}-01" if predicative else lemma
-        found = self.frames.best_frame(lemma)
-        return found if found is not None else lemma
-
-    def _pronoun(self, concept: str, tok: int | None) -> str:
-        """Pronouns with the same concept in one input share one node (he / his / him)."""
-        var = self.pronoun_vars.get(concept)
-        if var is None:
-            var = self.g.node(concept, (tok,) if tok is not None else ())
-            self.pronoun_vars[concept] = var
-        elif tok is not None:
-            old = self.g.alignment.get(var, ())
-            if tok not in old:
-                self.g.alignment[var] = (*old, tok)
-        return var
-
-    def _entity(self, tok: Any) -> str:
-        etype, toks, ent = self.ent_root[tok.i]
-        idx = tuple(t.i for t in toks)
-        if etype == "country" and ent.text.lower().removeprefix("the ") in CITIES:
-            etype = "city"
-        var = self.g.node(etype, idx)
-        name = self.g.node("name", idx)
-        self.g.add(var, ":name", name)
-        for k, t in enumerate(toks, start=1):
-            self.g.add(name, f":op{k}", '"' + t.text.replace('"', "'") + '"')
-        return var
-
-    def _is_relword(self, k: Any) -> bool:
-        return bool(self.rel) and k.lower_ in RELATIVE_WORDS and k.tag_ in ("WDT", "WP", "WP$", "WRB")
-
-    def _concept_node(self, tok: Any, predicative: bool) -> str:
-        """The node for a content token (entity, pronoun, predicate, noun, adjective...)."""
-        if tok.i in self.ent_root:
-            return self._entity(tok)
-        lower = tok.lower_
-        pos = tok.pos_
-        if pos == "PRON" or tok.tag_ in ("PRP", "PRP$"):
-            if lower in PRONOUNS:
-                return self._pronoun(PRONOUNS[lower], tok.i)
-            if lower in WH_WORDS and self.question:
-                return self.g.node("amr-unknown", (tok.i,))
-            if lower in ("what", "whatever"):
-                return self.g.node("thing", (tok.i,))
-            return self.g.node(lower, (tok.i,))
-        if self.question and lower in WH_WORDS and tok.tag_ in ("WP", "WDT", "WRB"):
-            return self.g.node("amr-unknown", (tok.i,))
-        lemma = tok.lemma_.lower() if tok.lemma_ else lower
-        i = tok.i
-        if i >= 2 and self.doc[i - 1].tag_ == "HYPH" and self.doc[i - 2].head.i == i and self.doc[i - 2].is_alpha:
-            # "grown - ups", "well-known": one hyphenated concept over the whole span
-            self.done.add(i - 2)
-            return self.g.node(f"{self.doc[i - 2].lower_}-{lemma}", (i - 2, i - 1, i))
-        if pos in ("VERB", "AUX"):
-            if lemma == "make" and self.frames is not None and any(k.dep_ in ("ccomp", "xcomp") for k in tok.children):
-                return self.g.node("make-02", (tok.i,))
-            prt = next((k for k in tok.children if k.dep_ == "prt"), None)
-            if prt is not None and self.frames is not None:
-                found = self.frames.best_frame(f"{lemma}-{prt.lower_}")
-                if found is not None:
-                    return self.g.node(found, (tok.i,))
-            return self.g.node(self._frame(lemma), (tok.i,))
-        if pos == "ADJ":
-            return self.g.node(self._adj_concept(lemma, predicative), (tok.i,))
-        if pos == "ADV":
-            adj = adverb_to_adjective(lemma)
-            return self.g.node(self._adj_concept(adj, False) if adj != lemma else lemma, (tok.i,))
-        return self.g.node(lemma, (tok.i,))
-
-    # -- roles -------------------------------------------------------------------------------------------------
-    def _clause_var(self, tok: Any, built: str) -> str:
-        """The predicate variable of the clause headed by ``tok``; ``built`` (what _build returned) when
-        ``tok`` was not built as a clause (spaCy can attach a noun or a coordination as ``relcl``/``advcl``)."""
-        info = self.info.get(tok.i)
-        return info.var if info is not None else built
-
-    def _subject_role(self, var: str, *, active: bool, has_obj: bool) -> str:
-        if not active:
-            return ":ARG1"
-        concept = self.g.concepts[var]
-        if (
-            self.frames is not None
-            and not has_obj
-            and not self.frames.has_role(concept, "ARG0")
-            and self.frames.has_role(concept, "ARG1")
-        ):
-            return ":ARG1"
-        return ":ARG0"
-
-    def _is_animate(self, tok: Any) -> bool:
-        return (
-            tok.lower_ in PRONOUNS
-            or tok.ent_type_ in ("PERSON", "NORP", "ORG")
-            or tok.lemma_.lower() in ANIMATE_NOUNS
-            or tok.pos_ == "PROPN"
-        )
-
-    def _prep_role(self, head: Any, prep: Any, obj: Any, has_obj: bool) -> str:
-        p = prep.lower_
-        hpos = head.pos_
-        olemma = obj.lemma_.lower()
-        if p in ("in", "on", "at", "during") and (olemma in TIME_NOUNS or obj.ent_type_ in ("DATE", "TIME")):
-            return ":time"
-        if p == "for" and (olemma in TIME_NOUNS or obj.ent_type_ in ("DATE", "TIME")):
-            return ":duration"
-        if hpos in ("VERB", "AUX") and (head.lemma_.lower(), p) in _VERB_PREP_ARG1:
-            return ":ARG2" if has_obj else ":ARG1"
-        if p == "of":
-            if hpos in ("VERB", "ADJ", "AUX"):
-                return ":ARG2" if has_obj else ":ARG1"
-            return ":poss" if self._is_animate(obj) else _OF_NOUN_ROLE
-        if p == "with":
-            if self._is_animate(obj):
-                return ":accompanier"
-            return ":instrument" if hpos in ("VERB", "AUX") else ":prep-with"
-        if p == "to":
-            if hpos in ("VERB", "AUX") and head.lemma_.lower() not in _MOTION_VERBS:
-                return ":ARG2"
-            return ":destination"
-        if p == "for":
-            if self._is_animate(obj):
-                return ":beneficiary"
-            return ":purpose"
-        if p == "by":
-            return ":manner" if obj.tag_ == "VBG" else ":prep-by"
-        return PREP_ROLES.get(p, f":prep-{p}" if p.isalpha() else ":mod")
-
     # -- the recursive clause/phrase builder, one method per phase ---------------------------------------------
     def _build(
         self,
@@ -427,7 +186,7 @@ class GraphBuilder:
         self._clause_parts(c, no_conj)
         self._subjects(c, implicit_subj)
         for k in c.kids:
-            if k.dep_ in _SKIP_DEPS or k.dep_ in _SUBJ_DEPS or k in c.neg_toks or k.i in self.done:
+            if k.dep_ in _SKIP_DEPS or k.dep_ in SUBJ_DEPS or k in c.neg_toks or k.i in self.done:
                 continue
             _DEPENDENTS.get(k.dep_, GraphBuilder._dep_mod)(self, c, k)
         outer = self._wrap(c, implicit_subj)
@@ -490,9 +249,9 @@ class GraphBuilder:
             c.var = self._concept_node(pred, predicative=c.copula or pred.dep_ == "ROOT")
         if pred is not c.tok:
             self.done.add(pred.i)
-        c.is_frame = _is_frame(self.g.concepts[c.var])
+        c.is_frame = is_frame(self.g.concepts[c.var])
         passive = passive_hint or any(k.dep_ in ("auxpass", "nsubjpass", "csubjpass") for k in c.kids)
-        c.info = _Info(var=c.var, passive=passive)
+        c.info = ClauseInfo(var=c.var, passive=passive)
         self.info[c.tok.i] = c.info
         self.info[pred.i] = c.info
 
@@ -524,7 +283,7 @@ class GraphBuilder:
             subj_role = ":ARG1" if c.is_frame else ":domain"
         else:
             subj_role = self._subject_role(c.var, active=not info.passive, has_obj=c.has_obj)
-        subjects = [k for k in c.kids if k.dep_ in _SUBJ_DEPS]
+        subjects = [k for k in c.kids if k.dep_ in SUBJ_DEPS]
         for s in subjects:
             role = ":ARG1" if s.dep_ in ("nsubjpass", "csubjpass") else subj_role
             if self._rel_direct(s, pred, role):
@@ -681,269 +440,6 @@ class GraphBuilder:
         for extra in c.causes[1:]:
             g.add(cvar, ":ARG0", extra)
         return cvar
-
-    # -- helpers for dependents --------------------------------------------------------------------------------
-    def _conj_chain(self, kids: list[Any]) -> list[Any]:
-        out: list[Any] = []
-        stack = [k for k in kids if k.dep_ == "conj"]
-        while stack:
-            c = stack.pop(0)
-            out.append(c)
-            stack.extend(k for k in c.children if k.dep_ == "conj")
-        return out
-
-    def _coordinate(self, first: str, conjs: list[Any], cc: Any, info: _Info, pred: Any) -> str:
-        g = self.g
-        word = cc.lower_ if cc is not None else "and"
-        concept = {"or": "or", "nor": "or", "but": "contrast-01", "yet": "contrast-01"}.get(word, "and")
-        if cc is not None:
-            anchor = cc.i
-        else:  # asyndetic "A, B": the comma before the second conjunct, else that conjunct's first token
-            before = conjs[0].left_edge.i - 1
-            anchor = before if before >= 0 and self.doc[before].is_punct else conjs[0].left_edge.i
-        cvar = g.node(concept, (anchor,))
-        roles = [":ARG1", ":ARG2"] if concept == "contrast-01" else [f":op{n}" for n in range(1, len(conjs) + 2)]
-        g.add(cvar, roles[0], first)
-        share = pred.pos_ in ("VERB", "AUX", "ADJ")
-        for n, c in enumerate(conjs, start=1):
-            own_subj = any(k.dep_ in ("nsubj", "nsubjpass", "expl") for k in c.children)
-            implicit = info.subj if share and not own_subj and c.pos_ in ("VERB", "AUX", "ADJ") else None
-            passive = info.passive and c.tag_ == "VBN"
-            cv = self._build(c, implicit_subj=implicit, passive_hint=passive, no_conj=True)
-            if cv is not None:
-                g.add(cvar, roles[min(n, len(roles) - 1)], cv)
-        return cvar
-
-    def _rel_direct(self, k: Any, pred: Any, role: str) -> bool:
-        """A relative pronoun directly under its clause: record its role instead of building a node."""
-        if not self._is_relword(k):
-            return False
-        _ant, verb_i, found = self.rel[-1]
-        if verb_i != pred.i and not (verb_i in self.info and self.info[verb_i] is self.info.get(pred.i)):
-            return False
-        self.done.add(k.i)
-        if not found:
-            found.append(role)
-        return True
-
-    def _determiner(self, var: str, k: Any, head: Any) -> None:
-        g = self.g
-        lower = k.lower_
-        if lower == "no":
-            g.add(var, ":polarity", "-")
-            g.alignment[f"{var}:polarity"] = (k.i,)
-        elif self.question and lower in WH_WORDS:
-            g.add(var, ":mod", g.node("amr-unknown", (k.i,)))
-        elif lower in DET_MOD or (k.tag_ == "PDT" and lower != "half"):
-            g.add(var, ":mod", g.node(lower, (k.i,)))
-        elif lower in DET_QUANT:
-            g.add(var, ":quant", g.node(lower, (k.i,)))
-        elif k.tag_ == "PRP$" and lower in PRONOUNS:
-            g.add(var, ":poss", self._pronoun(PRONOUNS[lower], k.i))
-
-    def _prep(
-        self,
-        var: str,
-        head: Any,
-        prep: Any,
-        has_obj: bool,
-        info: _Info,
-        causes: list[str],
-        cause_toks: list[int],
-        be_located: bool,
-    ) -> None:
-        g = self.g
-        obj = next((c for c in prep.children if c.dep_ in ("pobj", "pcomp")), None)
-        p = prep.lower_
-        if p == "because" and obj is not None and obj.lower_ == "of":
-            inner = next((c for c in obj.children if c.dep_ in ("pobj", "pcomp")), None)
-            if inner is not None:
-                kv = self._build(inner)
-                if kv is not None:
-                    causes.append(kv)
-                    cause_toks.append(prep.i)
-            return
-        if obj is None:
-            return
-        role = self._prep_role(head, prep, obj, has_obj)
-        if be_located and not g.has_role(var, ":ARG2") and role in (":location", ":destination", ":source", ":time"):
-            role = ":ARG2"
-        if self._rel_direct(obj, head, role):
-            return
-        implicit = info.subj if obj.tag_ == "VBG" and not any(k.dep_ == "nsubj" for k in obj.children) else None
-        kv = self._build(obj, implicit_subj=implicit)
-        if kv is None:
-            return
-        if p == "without" and obj.tag_ == "VBG":
-            neg = self._clause_var(obj, kv)
-            g.add(neg, ":polarity", "-")
-            g.alignment[f"{neg}:polarity"] = (prep.i,)
-            role = ":manner"
-        if p in TIME_PREPS:
-            tvar = g.node(p if p != "till" else "until", (prep.i,))
-            g.add(tvar, ":op1", kv)
-            g.add(var, ":time", tvar)
-            return
-        g.add(var, role, kv)
-
-    def _advcl(self, var: str, k: Any, info: _Info, causes: list[str], cause_toks: list[int]) -> None:
-        g = self.g
-        mark = next((c for c in k.children if c.dep_ == "mark"), None)
-        if mark is None:
-            wh = next((c for c in k.children if c.dep_ == "advmod" and c.tag_ == "WRB" and c.i < k.i), None)
-            if wh is not None:
-                mark = wh
-                self.done.add(wh.i)
-        word = mark.lower_ if mark is not None else ""
-        own_subj = any(c.dep_ in _SUBJ_DEPS or c.dep_ == "expl" for c in k.children)
-        if word in CAUSE_MARKS and mark is not None:  # "not because": the negation belongs to cause-01
-            neg = next((c for c in k.children if c.dep_ == "neg" and c.i == mark.i - 1), None)
-            if neg is not None:
-                self.cause_neg[mark.i] = neg.i
-        kv = self._build(k, implicit_subj=None if own_subj else info.subj)
-        if kv is None:
-            return
-        if word in CAUSE_MARKS:
-            causes.append(kv)
-            cause_toks.append(mark.i)
-            return
-        if word in TIME_PREPS:
-            tvar = g.node(word if word != "till" else "until", (mark.i,))
-            g.add(tvar, ":op1", kv)
-            g.add(var, ":time", tvar)
-            return
-        if word in ADVCL_MARK_ROLES:
-            role = ADVCL_MARK_ROLES[word]
-        elif word in ("in", "order") or (word == "" and any(c.lower_ == "to" and c.dep_ == "aux" for c in k.children)):
-            role = ":purpose"
-        else:
-            role = ":manner" if k.tag_ in ("VBG", "VBN") else ":mod"
-        if word == "unless":
-            neg = self._clause_var(k, kv)
-            g.add(neg, ":polarity", "-")
-            g.alignment[f"{neg}:polarity"] = (mark.i,)
-        g.add(var, role, kv)
-
-    def _relcl(self, var: str, k: Any) -> None:
-        found: list[str] = []
-        self.rel.append((var, k.i, found))
-        try:
-            kv = self._build(k, antecedent=var)
-        finally:
-            self.rel.pop()
-        if kv is None:
-            return
-        if found:
-            role = found[0]
-        else:
-            has_subj = any(c.dep_ in _SUBJ_DEPS for c in k.children)
-            has_obj = any(c.dep_ == "dobj" for c in k.children)
-            if not has_subj:
-                role = self._subject_role(self._clause_var(k, kv), active=True, has_obj=has_obj)
-            elif not has_obj:
-                role = ":ARG1"
-            else:
-                role = ":mod"
-        if role == ":mod":
-            self.g.add(var, ":mod", kv)
-        else:
-            self.g.add(var, f"{role}-of", kv)
-
-    def _acl(self, var: str, k: Any) -> None:
-        if any(c.lower_ in RELATIVE_WORDS and c.tag_ in ("WDT", "WP", "WP$") for c in k.children):
-            self._relcl(var, k)
-            return
-        kv = self._build(k)
-        if kv is None:
-            return
-        if k.tag_ == "VBN":
-            role = ":ARG1-of"
-        elif k.tag_ == "VBG":
-            role = ":ARG0-of"
-        elif any(c.lower_ == "to" and c.dep_ == "aux" for c in k.children):
-            role = ":ARG1-of"
-        else:
-            role = ":mod"
-        self.g.add(var, role, kv)
-
-    def _amod(self, var: str, k: Any) -> None:
-        g = self.g
-        lower = k.lower_
-        if lower in ORDINALS and not any(True for _ in k.children):
-            self.done.add(k.i)
-            ovar = g.node("ordinal-entity", (k.i,))
-            g.add(ovar, ":value", str(ORDINALS[lower]))
-            g.add(var, ":ord", ovar)
-            return
-        if lower in DET_QUANT:
-            self.done.add(k.i)
-            qvar = g.node(lower, (k.i,))
-            g.add(var, ":quant", qvar)
-            neg = next((c for c in k.children if c.dep_ == "neg"), None)
-            if neg is not None:  # "not many offices"
-                self.done.add(neg.i)
-                g.add(qvar, ":polarity", "-")
-                g.alignment[f"{qvar}:polarity"] = (neg.i,)
-            return
-        kv = self._build(k)
-        if kv is None:
-            return
-        concept = g.concepts.get(kv, "")
-        if k.tag_ == "VBG" and k.pos_ == "VERB":
-            g.add(var, ":ARG0-of", kv)
-        elif _is_frame(concept):
-            g.add(var, ":ARG1-of", kv)
-        else:
-            g.add(var, ":mod", kv)
-
-    def _advmod(self, var: str, head: Any, k: Any) -> None:
-        g = self.g
-        lower = k.lower_
-        if self._is_relword(k) and lower in ("where", "when", "why"):
-            self._rel_direct(k, head, {"where": ":location", "when": ":time", "why": ":cause"}[lower])
-            return
-        if self.question and lower == "why":  # AMR: (x :ARG1-of (c / cause-01 :ARG0 (a / amr-unknown)))
-            self.done.add(k.i)
-            cause = g.node("cause-01", (k.i,))
-            g.add(cause, ":ARG0", g.node("amr-unknown", (k.i,)))
-            g.add(var, ":ARG1-of", cause)
-            return
-        if self.question and lower in _WH_ROLES:
-            self.done.add(k.i)
-            g.add(var, _WH_ROLES[lower], g.node("amr-unknown", (k.i,)))
-            return
-        if lower in _NEG_WORDS:
-            return
-        if head.pos_ in ("ADJ", "ADV") and lower in DEGREE_WORDS:
-            self.done.add(k.i)
-            g.add(var, ":degree", g.node(k.lemma_.lower(), (k.i,)))
-            return
-        if k.dep_ == "npadvmod":
-            kv = self._build(k)
-            if kv is not None:
-                g.add(var, ":time" if k.lemma_.lower() in TIME_NOUNS else ":mod", kv)
-            return
-        if lower in LOCATION_ADVERBS and g.concepts[var] == "be-located-at-91" and not g.has_role(var, ":ARG2"):
-            role = ":ARG2"
-        elif lower in TIME_ADVERBS:
-            role = ":time"
-        elif lower in FREQUENCY_ADVERBS:
-            role = ":frequency"
-        elif lower in LOCATION_ADVERBS and head.pos_ in ("VERB", "AUX"):
-            role = (
-                ":location"
-                if lower in ("here", "there", "everywhere", "somewhere", "anywhere", "nowhere")
-                else ":direction"
-            )
-        elif lower in DEGREE_WORDS:
-            role = ":degree"
-        elif lower.endswith("ly") and adverb_to_adjective(lower) != lower:
-            role = ":manner"
-        else:
-            role = ":mod"
-        kv = self._build(k)
-        if kv is not None:
-            g.add(var, role, kv)
 
 
 _Handler = Callable[[GraphBuilder, _Clause, Any], None]
