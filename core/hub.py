@@ -41,8 +41,17 @@ def is_offline(environ: Mapping[str, str] | None = None) -> bool:
     >>> is_offline({"HF_HUB_OFFLINE": " YES "}), is_offline({"HF_HUB_OFFLINE": "false"}), is_offline({})
     (True, False, False)
     """
+    return bool(offline_setting(environ))
+
+
+def offline_setting(environ: Mapping[str, str] | None = None) -> str:
+    """The setting that makes us offline, as messages quote it (``HF_HUB_OFFLINE=1``), or ``""`` when online.
+
+    >>> offline_setting({"HF_HUB_OFFLINE": "0", "TRANSFORMERS_OFFLINE": "True"})
+    'TRANSFORMERS_OFFLINE=True'
+    """
     env = os.environ if environ is None else environ
-    return any(env.get(k, "").strip().lower() in _TRUE for k in OFFLINE_VARS)
+    return next((f"{k}={env[k].strip()}" for k in OFFLINE_VARS if env.get(k, "").strip().lower() in _TRUE), "")
 
 
 def hub_cache_dir() -> Path:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import ModelMissingError
-from core.hub import cached_snapshot, hub_reachable, is_offline
+from core.hub import cached_snapshot, hub_reachable, is_offline, offline_setting
 
 TOKENIZER_FILES = (
     "tokenizer.json",
@@ -62,7 +62,7 @@ def locate_model(spec: str, *, what: str, setting: str) -> str:
     if is_offline():
         raise ModelMissingError(
             f"{what} {spec!r} is not a folder here and not in the Hugging Face cache, and the hub is offline "
-            "(HF_HUB_OFFLINE=1)",
+            f"({offline_setting()})",
             hint=get,
         )
     if not hub_reachable():

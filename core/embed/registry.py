@@ -24,7 +24,7 @@ from typing import Any
 from core.embed import packaged
 from core.embed.base import BaseEmbedder, EmbedSettings
 from core.errors import ConfigError, ModelMissingError, SmithError
-from core.hub import cached_snapshot, is_offline, load_once
+from core.hub import cached_snapshot, is_offline, load_once, offline_setting
 
 
 @dataclass(frozen=True)
@@ -236,7 +236,7 @@ def _hub_spec(name: str, hub_id: str, entry: _Entry | None) -> EmbedderSpec:
         "sentence-transformers",
         languages=entry.languages if entry else ("en",),
         usable=usable,
-        why_not="" if usable else f"{hub_id} is not in the local hub cache and the hub is offline (HF_HUB_OFFLINE=1)",
+        why_not="" if usable else f"{hub_id} is not in the local hub cache and the hub is offline ({offline_setting()})",
         install_hint=""
         if usable
         else "unset HF_HUB_OFFLINE and TRANSFORMERS_OFFLINE on a machine with hub access, or pass a local model folder",
