@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from tiny_models import TinyModels, one_torch_thread, session_models
 
 from core import hub
 from core.embed import packaged
@@ -134,3 +138,28 @@ def test_device_choice():
         assert hub.resolve_device("auto") == "cpu"
         with pytest.raises(ConfigError, match="no CUDA GPU"):
             hub.resolve_device("cuda:0")
+
+
+@pytest.fixture(scope="session")
+def tiny(tmp_path_factory) -> TinyModels:
+    return session_models(tmp_path_factory)
+
+
+@pytest.fixture
+def one_thread():
+    yield from one_torch_thread()
+
+
+def test_a_backend_model_given_as_hub_id_is_found_in_the_cache_and_loaded_once(hub_cache, tiny, one_thread):
+    """The tiny NLI classifier the suite trains, placed in the hub cache under a hub id: found offline
+    (no folder named), loaded once for two validators, and predicting what the folder itself predicts."""
+    from core.backends.nli import NLIValidator
+
+    snapshot = _fake_hub(hub_cache, "acme/tiny-nli", "feedbeef", tiny.nli_dir)
+    first, second = NLIValidator("acme/tiny-nli"), NLIValidator("acme/tiny-nli", batch_size=1)
+    assert first.path == second.path == str(snapshot)
+    assert first._model()[0] is second._model()[0]
+    assert ("nli", str(snapshot), "cpu") in hub.loaded_keys()
+    pairs = (["The dog chased the cat."], ["The dog did not chase the cat."])
+    [got], [want] = first.predict(*pairs), NLIValidator(str(tiny.nli_dir)).predict(*pairs)
+    assert got.keys() == want.keys() and all(got[k] == pytest.approx(want[k], abs=1e-6) for k in want)
