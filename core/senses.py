@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from core.embed.packaged import spacy_md_dir
 from core.errors import SmithError
 from core.lexicon import _QUERY_LOCK, _source_lemmas, sense_count, wn_pos, wordnet
 from core.types import Token
@@ -94,8 +95,6 @@ def _vocab() -> Any:
                 try:
                     import spacy
                     from spacy.lang.en.stop_words import STOP_WORDS
-
-                    from core.embed.packaged import spacy_md_dir
 
                     path = spacy_md_dir()
                     nlp = spacy.load(path, exclude=["tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer", "ner", "senter"])  # fmt: skip

@@ -86,7 +86,6 @@ class Backends:
         self._pipeline = pipeline
         self._embedders: dict[str, Any] = dict(embedders or {})
         self._lock = threading.Lock()
-        self._model_locks: dict[str, threading.Lock] = {}
         self._specs: list[Any] | None = None
         self._provenance: dict[str, Any] | None = None
         self._cache: Any = None
@@ -115,17 +114,14 @@ class Backends:
         return name in self._embedders
 
     def embedder(self, name: str) -> Any:
-        """The embedder called ``name`` from the registry, loaded once (raises ModelMissingError)."""
-        if name in self._embedders:
-            return self._embedders[name]
-        with self._lock:
-            lock = self._model_locks.setdefault(name, threading.Lock())
-        with lock:
-            if name not in self._embedders:
-                from core.embed.registry import get_embedder
+        """The embedder called ``name``: one handed to this app, else the registry's process-wide instance
+        (``get_embedder``, loaded once; raises ModelMissingError). Kept here so ``is_loaded`` can tell."""
+        emb = self._embedders.get(name)
+        if emb is None:
+            from core.embed.registry import get_embedder
 
-                self._embedders[name] = get_embedder(name)
-            return self._embedders[name]
+            emb = self._embedders.setdefault(name, get_embedder(name, settings=self.settings))
+        return emb
 
     def specs(self) -> list[Any]:
         """Every registered embedder with whether it is usable offline (cheap: loads nothing)."""

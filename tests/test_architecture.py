@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import pkgutil
 import subprocess
 import sys
@@ -39,3 +40,37 @@ def test_core_sources_never_import_ui():
         for line in text.splitlines():
             stripped = line.strip()
             assert not stripped.startswith(("import textual", "from textual", "import smithtui", "from smithtui")), path
+
+
+FIRST_PARTY = ("core", "smithtui")
+IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError"}
+
+
+def _imports_first_party(node: ast.AST) -> bool:
+    for n in ast.walk(node):
+        if isinstance(n, ast.Import) and any(a.name.split(".")[0] in FIRST_PARTY for a in n.names):
+            return True
+        if isinstance(n, ast.ImportFrom) and n.level == 0 and (n.module or "").split(".")[0] in FIRST_PARTY:
+            return True
+    return False
+
+
+def _catches_import_error(handler: ast.ExceptHandler) -> bool:
+    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return handler.type is None or any(isinstance(k, ast.Name) and k.id in IMPORT_ERRORS for k in kinds)
+
+
+def test_first_party_imports_are_never_guarded():
+    """A first-party import behind ``except ImportError`` turns a bug into a silent fallback; only optional
+    third-party packages may be guarded (put them in a try of their own)."""
+    guarded = []
+    for path in [*(ROOT / "core").rglob("*.py"), *(ROOT / "smithtui").rglob("*.py")]:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Try)
+                and any(_catches_import_error(h) for h in node.handlers)
+                and any(_imports_first_party(stmt) for stmt in node.body)
+            ):
+                guarded.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert guarded == [], f"first-party imports behind an ImportError guard: {guarded}"

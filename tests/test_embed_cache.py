@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from core.embed.cache import EmbeddingCache
-from core.embed.registry import build_embedder, resolve
+from core.embed.registry import get_embedder, resolve
 from core.errors import CancelledError, InputError
 
 TEXTS = [
@@ -47,7 +47,7 @@ def spec():
 
 @pytest.fixture(scope="module")
 def model(spec):
-    return build_embedder(spec).load()
+    return get_embedder(spec.name, load=False, shared=False).load()
 
 
 def test_dedupes_and_reads_back(tmp_path, model):
@@ -73,7 +73,7 @@ def test_dedupes_and_reads_back(tmp_path, model):
 
 def test_warm_cache_does_not_load_the_model(tmp_path, spec, model):
     EmbeddingCache(tmp_path).encode(model, TEXTS)
-    fresh = build_embedder(spec)
+    fresh = get_embedder(spec.name, load=False, shared=False)
     assert not fresh.loaded
     vecs = EmbeddingCache(tmp_path).encode(fresh, TEXTS)
     assert not fresh.loaded
@@ -82,10 +82,14 @@ def test_warm_cache_does_not_load_the_model(tmp_path, spec, model):
 
 def test_key_follows_vector_settings_not_speed_settings(tmp_path, spec):
     cache = EmbeddingCache(tmp_path)
-    base = build_embedder(spec)
-    assert cache.path_for(base) == cache.path_for(build_embedder(spec, {"batch_size": 4, "threads": 1}))
-    assert cache.path_for(base) != cache.path_for(build_embedder(spec, {"prefix": "query: "}))
-    assert cache.path_for(base) != cache.path_for(build_embedder(spec, {"max_length": 16}))
+
+    def own(**overrides):
+        return get_embedder(spec.name, overrides=overrides, load=False, shared=False)
+
+    base = own()
+    assert cache.path_for(base) == cache.path_for(own(batch_size=4, threads=1))
+    assert cache.path_for(base) != cache.path_for(own(prefix="query: "))
+    assert cache.path_for(base) != cache.path_for(own(max_length=16))
 
 
 def test_corrupt_file_is_moved_aside_and_rebuilt(tmp_path, model):

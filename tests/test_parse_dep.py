@@ -14,8 +14,9 @@ from core.types import ParsedSentence
 def parser(nlp) -> DependencyParser:
     """A parser without a frames file (every predicate is ``lemma-01``), sharing the session spaCy model."""
     from core import parse_dep
+    from core.hub import load_once
 
-    parse_dep._NLP_CACHE.setdefault(parse_dep.DEFAULT_MODEL, nlp)
+    load_once(("spacy", parse_dep.DEFAULT_MODEL), lambda: nlp)  # share the session model
     return DependencyParser()
 
 
@@ -23,8 +24,9 @@ def parser(nlp) -> DependencyParser:
 def fparser(nlp, shared_data) -> DependencyParser:
     """A parser that picks frame ids from the PropBank frames file."""
     from core import parse_dep
+    from core.hub import load_once
 
-    parse_dep._NLP_CACHE.setdefault(parse_dep.DEFAULT_MODEL, nlp)
+    load_once(("spacy", parse_dep.DEFAULT_MODEL), lambda: nlp)  # share the session model
     return DependencyParser(frames_file=shared_data / "amr" / "propbank-amr-frames-arg-descr.txt")
 
 

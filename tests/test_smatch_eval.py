@@ -116,9 +116,10 @@ def little_prince(shared_data):
 
 def _scores(nlp, little_prince, frames_file):
     from core import parse_dep
+    from core.hub import load_once
     from core.parse_dep import DependencyParser
 
-    parse_dep._NLP_CACHE.setdefault(parse_dep.DEFAULT_MODEL, nlp)
+    load_once(("spacy", parse_dep.DEFAULT_MODEL), lambda: nlp)  # share the session model
     parser = DependencyParser(frames_file=frames_file)
     parsed = parser.parse([s for s, _ in little_prince])
     assert all(p.ok for p in parsed)
@@ -138,9 +139,10 @@ def test_parser_smatch_floor_without_frames(nlp, little_prince):
 
 def test_cli_parse_and_smatch(tmp_path, capsys, nlp):
     from core import parse_dep
+    from core.hub import load_once
     from smithtui.cli import main
 
-    parse_dep._NLP_CACHE.setdefault(parse_dep.DEFAULT_MODEL, nlp)
+    load_once(("spacy", parse_dep.DEFAULT_MODEL), lambda: nlp)  # share the session model
     assert main(["parse", "The cat chased the mouse."]) == 0
     out = capsys.readouterr().out
     assert "(c / chase-01" in out and ":ARG0 (c2 / cat)" in out and "<- cat" in out

@@ -47,10 +47,14 @@ class BackendInfo:
 
 @dataclass(frozen=True)
 class _Backend:
+    """One row of the stage registry: what the backend is, what it needs, and ``build`` (its factory).
+    Adding a backend is one row of :data:`_BACKENDS`."""
+
     stage: str
     name: str
     description: str
     packages: dict[str, str]  # import name -> distribution to install
+    build: Callable[[PipelineSettings, Any], Any]  # (settings, the parser for a validator that re-parses) -> backend
     core_module: str = ""  # the core module that implements it (may be in development)
     model: Callable[[PipelineSettings], str] | None = None
     check: Callable[[PipelineSettings], None] | None = None  # cheap model checks, raising SmithError
@@ -70,7 +74,7 @@ def _check_dep(p: PipelineSettings) -> None:
 
 def _check_device(p: PipelineSettings) -> None:
     if p.device.strip().lower() != "cpu":
-        from core.backends.loading import resolve_device
+        from core.hub import resolve_device
 
         resolve_device(p.device)
 
@@ -95,12 +99,49 @@ def _check_nli(p: PipelineSettings) -> None:
     _check_device(p)
 
 
+def _dep(p: PipelineSettings, parser: Any = None) -> Any:
+    from core.parse_dep import DependencyParser
+
+    return DependencyParser(spacy_model=p.spacy_model, frames_file=p.frames_file or None)
+
+
+def _amrlib_parser(p: PipelineSettings, parser: Any = None) -> Any:
+    from core.backends.amrlib_backend import AmrlibParser
+
+    return AmrlibParser.from_settings(p)
+
+
+def _aligned(p: PipelineSettings, parser: Any = None) -> Any:
+    from core.realize import AlignedRealizer
+
+    return AlignedRealizer()
+
+
+def _amrlib_generator(p: PipelineSettings, parser: Any = None) -> Any:
+    from core.backends.amrlib_backend import AmrlibGenerator
+
+    return AmrlibGenerator.from_settings(p)
+
+
+def _roundtrip(p: PipelineSettings, parser: Any = None) -> Any:
+    from core.validate import RoundTripValidator
+
+    return RoundTripValidator(parser if parser is not None else make_parser(p))
+
+
+def _nli(p: PipelineSettings, parser: Any = None) -> Any:
+    from core.backends.nli import NLIValidator
+
+    return NLIValidator.from_settings(p)
+
+
 _BACKENDS: tuple[_Backend, ...] = (
     _Backend(
         "parse",
         "dep",
         "AMR-style graph from a spaCy dependency parse, with token alignment (offline default)",
         {"spacy": "spacy"},
+        _dep,
         "core.parse_dep",
         model=lambda p: p.spacy_model,
         check=_check_dep,
@@ -110,6 +151,7 @@ _BACKENDS: tuple[_Backend, ...] = (
         "amrlib",
         "amrlib parse_xfm seq2seq AMR parser (the paper's parser; no token alignment)",
         _NEURAL_PACKAGES,
+        _amrlib_parser,
         "core.backends.amrlib_backend",
         model=lambda p: p.amr_parse_model,
         check=_check_amr("stog"),
@@ -119,6 +161,7 @@ _BACKENDS: tuple[_Backend, ...] = (
         "aligned",
         "edits the source tokens where the graph changed and re-inflects (offline default)",
         {"lemminflect": "lemminflect"},
+        _aligned,
         "core.realize",
     ),
     _Backend(
@@ -126,6 +169,7 @@ _BACKENDS: tuple[_Backend, ...] = (
         "amrlib",
         "amrlib generate_xfm graph-to-text model, n-best (the paper's generator)",
         _NEURAL_PACKAGES,
+        _amrlib_generator,
         "core.backends.amrlib_backend",
         model=lambda p: p.amr_generate_model,
         check=_check_amr("gtos"),
@@ -135,6 +179,7 @@ _BACKENDS: tuple[_Backend, ...] = (
         "roundtrip",
         "re-parse the foil and check that the intended graph change is there and little else",
         {},
+        _roundtrip,
         "core.validate",
     ),
     _Backend(
@@ -142,6 +187,7 @@ _BACKENDS: tuple[_Backend, ...] = (
         "nli",
         "3-way NLI classifier, both directions (the paper: juliussteen/DeBERTa-v3-FaithAug)",
         {"transformers": "transformers", "torch": "torch"},
+        _nli,
         "core.backends.nli",
         model=lambda p: p.nli_model,
         check=_check_nli,
@@ -213,77 +259,49 @@ def backend_names(stage: str) -> tuple[str, ...]:
     return tuple(b.name for b in _BACKENDS if b.stage == stage)
 
 
-def _require(stage: str, name: str) -> None:
-    backend = next(b for b in _BACKENDS if b.stage == stage and b.name == name)
+def _require(backend: _Backend) -> None:
     missing = _missing_packages(backend.packages)
     if missing:
         raise ModelMissingError(
-            f"the {name} {stage} backend needs package(s) that are not installed: {', '.join(missing)}",
+            f"the {backend.name} {backend.stage} backend needs package(s) that are not installed: {', '.join(missing)}",
             hint=_install_hint(backend, missing),
         )
 
 
-def _unknown(stage: str, setting: str, name: str) -> ConfigError:
-    return ConfigError(
-        f"unknown {stage} backend {name!r}", hint=f"set {setting} to one of: {', '.join(backend_names(stage))}"
-    )
+def _make(stage: str, setting: str, raw: str, p: PipelineSettings, parser: Any = None) -> Any:
+    """Build the ``stage`` backend named ``raw`` from its row (its packages checked first)."""
+    name = raw.strip().lower()
+    backend = next((b for b in _BACKENDS if b.stage == stage and b.name == name), None)
+    if backend is None:
+        raise ConfigError(
+            f"unknown {stage} backend {raw!r}", hint=f"set {setting} to one of: {', '.join(backend_names(stage))}"
+        )
+    _require(backend)
+    return backend.build(p, parser)
 
 
 def make_parser(settings: Settings | PipelineSettings) -> Any:
     """The configured parser: ``dep`` (spaCy dependency parse) or ``amrlib``."""
     p = _pipeline(settings)
-    name = p.parser.strip().lower()
-    if name == "dep":
-        _require("parse", name)
-        from core.parse_dep import DependencyParser
-
-        return DependencyParser(spacy_model=p.spacy_model, frames_file=p.frames_file or None)
-    if name == "amrlib":
-        _require("parse", name)
-        from core.backends.amrlib_backend import AmrlibParser
-
-        return AmrlibParser.from_settings(p)
-    raise _unknown("parse", "pipeline.parser", p.parser)
+    return _make("parse", "pipeline.parser", p.parser, p)
 
 
 def make_generator(settings: Settings | PipelineSettings) -> Any:
     """The configured generator: ``aligned`` (edits the source tokens) or ``amrlib``."""
     p = _pipeline(settings)
-    name = p.generator.strip().lower()
-    if name == "aligned":
-        _require("generate", name)
-        from core.realize import AlignedRealizer
-
-        return AlignedRealizer()
-    if name == "amrlib":
-        _require("generate", name)
-        from core.backends.amrlib_backend import AmrlibGenerator
-
-        return AmrlibGenerator.from_settings(p)
-    raise _unknown("generate", "pipeline.generator", p.generator)
+    return _make("generate", "pipeline.generator", p.generator, p)
 
 
 def make_validators(settings: Settings | PipelineSettings, parser: Any = None) -> list[Any]:
-    """The configured validators, in order: ``roundtrip`` (needs ``parser``) and/or ``nli``."""
+    """The configured validators, in order: ``roundtrip`` (re-parses with ``parser``, else a new one) and/or ``nli``."""
     p = _pipeline(settings)
     out: list[Any] = []
     seen: set[str] = set()
     for raw in p.validators:
         name = raw.strip().lower()
-        if not name or name in seen:
-            continue
-        seen.add(name)
-        if name == "roundtrip":
-            from core.validate import RoundTripValidator
-
-            out.append(RoundTripValidator(parser if parser is not None else make_parser(p)))
-        elif name == "nli":
-            _require("validate", name)
-            from core.backends.nli import NLIValidator
-
-            out.append(NLIValidator.from_settings(p))
-        else:
-            raise _unknown("validate", "pipeline.validators", raw)
+        if name and name not in seen:
+            seen.add(name)
+            out.append(_make("validate", "pipeline.validators", raw, p, parser))
     return out
 
 

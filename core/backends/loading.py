@@ -1,4 +1,4 @@
-"""Finding model weights (local folder or Hugging Face hub cache), checking devices, loading once.
+"""Finding a backend's model weights (a local folder or the Hugging Face hub cache) and reading its files.
 
 Every check here runs before any weights load or batch starts, and none touches the
 network: a hub id that is not in the local cache fails at once with a hint instead of
@@ -6,23 +6,18 @@ spending ~50 s on hub retries.
 
 >>> looks_like_path("./models/nli"), looks_like_path("juliussteen/DeBERTa-v3-FaithAug")
 (True, False)
->>> is_offline({"HF_HUB_OFFLINE": "1"})
-True
+
+Offline mode, the cache lookup, devices and loading once live in :mod:`core.hub`.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import socket
-import threading
-from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from core.errors import ConfigError, ModelMissingError
-
-T = TypeVar("T")
+from core.errors import ModelMissingError
+from core.hub import cached_snapshot, hub_reachable, is_offline, offline_setting
 
 TOKENIZER_FILES = (
     "tokenizer.json",
@@ -32,40 +27,11 @@ TOKENIZER_FILES = (
     "vocab.json",
     "vocab.txt",
 )
-_TRUE = ("1", "true", "yes", "on")
-
-
-def is_offline(environ: Mapping[str, str] | None = None) -> bool:
-    """True when ``HF_HUB_OFFLINE`` or ``TRANSFORMERS_OFFLINE`` is set to a true value."""
-    env = os.environ if environ is None else environ
-    return any(env.get(k, "").strip().lower() in _TRUE for k in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"))
 
 
 def looks_like_path(spec: str) -> bool:
     """A model spec that can only be a filesystem path (a hub id is ``name`` or ``org/name``)."""
     return spec.startswith(("/", "./", "../", "~", ".\\")) or spec.count("/") > 1 or "\\" in spec or spec in (".", "..")
-
-
-def hub_cached_snapshot(repo_id: str) -> Path | None:
-    """The local snapshot folder of a hub model, or None when it is not cached (never hits the network)."""
-    try:
-        from huggingface_hub import snapshot_download
-
-        return Path(snapshot_download(repo_id, local_files_only=True))
-    except Exception:  # not cached, malformed id, huggingface_hub missing: all mean "not here"
-        return None
-
-
-def hub_reachable(timeout: float = 3.0) -> bool:
-    """Whether the hub endpoint accepts a TCP connection within ``timeout`` seconds."""
-    from urllib.parse import urlparse
-
-    host = urlparse(os.environ.get("HF_ENDPOINT", "https://huggingface.co")).hostname or "huggingface.co"
-    try:
-        with socket.create_connection((host, 443), timeout=timeout):
-            return True
-    except OSError:
-        return False
 
 
 def locate_model(spec: str, *, what: str, setting: str) -> str:
@@ -85,7 +51,7 @@ def locate_model(spec: str, *, what: str, setting: str) -> str:
         raise ModelMissingError(f"{what} {spec!r} is a file, not a model folder", hint=f"set {setting} to the folder")
     if looks_like_path(spec):
         raise ModelMissingError(f"{what} folder not found: {spec}", hint=f"set {setting} to an existing folder")
-    cached = hub_cached_snapshot(spec)
+    cached = cached_snapshot(spec)
     if cached is not None:
         return str(cached)
     name = spec.rsplit("/", 1)[-1]
@@ -96,7 +62,7 @@ def locate_model(spec: str, *, what: str, setting: str) -> str:
     if is_offline():
         raise ModelMissingError(
             f"{what} {spec!r} is not a folder here and not in the Hugging Face cache, and the hub is offline "
-            "(HF_HUB_OFFLINE=1)",
+            f"({offline_setting()})",
             hint=get,
         )
     if not hub_reachable():
@@ -122,54 +88,9 @@ def read_json(path: Path, *, what: str, hint: str) -> dict[str, Any]:
     return data
 
 
-def resolve_device(device: str) -> str:
-    """``cpu``, ``cuda``, ``cuda:N`` or ``auto`` to a torch device string, checking that it exists."""
-    wanted = (device or "cpu").strip().lower()
-    if wanted == "cpu":
-        return "cpu"
-    if wanted != "auto" and not (wanted == "cuda" or (wanted.startswith("cuda:") and wanted[5:].isdigit())):
-        raise ConfigError(f"unknown device {device!r}", hint="use cpu, cuda, cuda:N or auto")
-    import torch
-
-    if not torch.cuda.is_available():
-        if wanted == "auto":
-            return "cpu"
-        raise ConfigError(
-            f"device {device!r} requested but no CUDA GPU is available here",
-            hint='set pipeline.device = "cpu" (or SMITH_PIPELINE__DEVICE=cpu, or --device cpu)',
-        )
-    if wanted == "auto":
-        return "cuda:0"
-    index = int(wanted[5:]) if ":" in wanted else 0
-    if index >= torch.cuda.device_count():
-        raise ConfigError(
-            f"device {device!r} requested but only {torch.cuda.device_count()} CUDA GPU(s) exist",
-            hint="use cuda:0 .. cuda:N-1",
-        )
-    return f"cuda:{index}"
-
-
 def quiet_transformers() -> None:
     """Silence transformers' progress bars and info logs (they would garble the terminal UI)."""
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()
     hf_logging.set_verbosity_error()
-
-
-_CACHE: dict[tuple[Any, ...], Any] = {}
-_CACHE_LOCK = threading.Lock()
-
-
-def load_once(key: tuple[Any, ...], factory: Callable[[], T]) -> T:
-    """The object cached under ``key``, built by ``factory`` on first use (once per process)."""
-    with _CACHE_LOCK:
-        if key not in _CACHE:
-            _CACHE[key] = factory()
-        return _CACHE[key]
-
-
-def loaded_keys() -> list[tuple[Any, ...]]:
-    """Keys of the models loaded in this process (for `smithtui models` and tests)."""
-    with _CACHE_LOCK:
-        return list(_CACHE)

@@ -24,9 +24,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from core.backends.loading import load_once, locate_model, quiet_transformers, read_json, resolve_device
+from core.backends.loading import locate_model, quiet_transformers, read_json
 from core.config import PipelineSettings
 from core.errors import ConfigError, InputError, ModelMissingError
+from core.hub import load_once, resolve_device
 from core.progress import ProgressCallback, check_cancel, report
 from core.types import FoilCandidate, Verdict
 

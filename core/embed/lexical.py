@@ -80,7 +80,7 @@ class LexicalEmbedder(BaseEmbedder):
     def fit(self, corpus: Iterable[str]) -> LexicalEmbedder:
         """Fit the IDF on the distinct texts of ``corpus`` (no effect for ``bow``); returns self.
 
-        Fit a fresh instance (``core.embed.registry.build_embedder``) rather than the one
+        Fit an instance of your own (``get_embedder(name, shared=False)``) rather than the one
         :func:`~core.embed.registry.get_embedder` shares across the process.
         """
         self._df, self._n_docs, self.corpus_sha256 = self._document_frequencies(corpus)

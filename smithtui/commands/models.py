@@ -70,11 +70,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _embedders(settings: Any) -> list[dict[str, Any]] | str:
-    """Embedders from core.embed's registry, or why they cannot be listed."""
-    try:
-        from core.embed.registry import list_embedders
-    except ImportError as exc:
-        return f"embedder registry not available: {exc}"
+    """Embedders from core.embed's registry, or why they cannot be listed (first-party: imported unguarded)."""
+    from core.embed.registry import list_embedders
+
     try:
         specs = list_embedders(settings)
     except Exception as exc:  # a broken registry must not hide the pipeline listing
