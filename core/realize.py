@@ -293,7 +293,11 @@ def _negate_verb(work: Work, verb: Token) -> None:
         verb.tag == "VB" and (verb.dep == "ROOT" or sent.subject(verb.i) is not None)
     )
     if finite:
-        do = {"VBZ": "does", "VBD": "did"}.get(verb.tag, "do")
+        tag, lemma = verb.tag, verb.lemma
+        past = morph.past_tense_lemma(verb.text) if tag in ("VBP", "VBZ") else None
+        if past is not None:  # "the bells rang" tagged VBP: "did not ring", not "do not rang"
+            tag, lemma = "VBD", past
+        do = {"VBZ": "does", "VBD": "did"}.get(tag, "do")
         at = verb.i
         while (
             at > 0
@@ -303,7 +307,7 @@ def _negate_verb(work: Work, verb: Token) -> None:
         ):
             at -= 1  # "always forgets" -> "does not always forget"; "quickly treated" -> "did not quickly treat"
         work.insert_before(at, [morph.match_case(do, verb.text) if verb.text.isupper() else do, "not"])
-        work.replace(verb.i, morph.base_form(verb.text, verb.lemma))
+        work.replace(verb.i, morph.base_form(verb.text, lemma))
     else:  # participle, gerund or bare infinitive: "not sitting", "not eaten"
         work.insert_before(verb.i, ["not"])
 

@@ -57,6 +57,23 @@ def _lemminflect(word: str, tag: str) -> str | None:
 
 
 @lru_cache(maxsize=8192)
+def past_tense_lemma(text: str) -> str | None:
+    """The lemma when ``text`` can only be a verb's past tense, else None: the small tagger reads some
+    irregular pasts as present ("the bells rang": VBP, lemma "rang"), and do-support must then say "did".
+
+    >>> past_tense_lemma("rang"), past_tense_lemma("rings"), past_tense_lemma("read")
+    ('ring', None, None)
+    """
+    from lemminflect import getInflection, getLemma
+
+    word = text.lower()
+    for lemma in getLemma(word, upos="VERB"):
+        if word in getInflection(lemma, tag="VBD") and word not in getInflection(lemma, tag="VBP") and word != lemma:
+            return lemma
+    return None
+
+
+@lru_cache(maxsize=8192)
 def base_form(text: str, lemma: str) -> str:
     """The bare infinitive of a verb token (``bites`` → ``bite``), keeping a lower-case lemma."""
     if lemma and lemma != "-PRON-":

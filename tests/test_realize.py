@@ -483,3 +483,10 @@ def test_swap_refuses_a_controller_written_outside_the_clause(nlp):
     parsed = hand(nlp, "Sarika asks Kabir to end his plan.", e=4, k=2, p=6)
     result = realize(parsed, "RS", {"event": "e", "a": "k", "b": "p", "roles": (":ARG0", ":ARG1")})
     assert "not written inside" in result.error
+
+
+def test_do_support_reads_an_irregular_past_the_tagger_called_present(parser):
+    # spaCy's small model tags "rang" in "the bells rang" VBP with lemma "rang": "do not rang" was written
+    [p] = parser.parse(["We waited until the bells rang for dinner."])
+    edits = [e for e in _rules.enumerate_edits(p, ("PN",))["PN"] if e.variant == "clause-predicate"]
+    assert [r.text for r in REALIZER.generate(edits)] == ["We waited until the bells did not ring for dinner."]
