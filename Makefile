@@ -34,7 +34,7 @@ $(STAMP): pyproject.toml
 	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wordnet-base wordnet-sense-index; \
 	  fi; \
 	fi
-	$(PY) -m core.wordnet_setup --target .nltk_data
+	$(PY) -m core.foils.rules.wordnet_setup --target .nltk_data
 
 wordnet: .nltk_data/corpora/wordnet/lexnames
 

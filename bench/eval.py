@@ -36,7 +36,7 @@ import json, sys, time
 t0 = time.perf_counter()
 from sentence_transformers import SentenceTransformer
 from core.embed.registry import resolve
-from core.triples import read_triples
+from core.evaluate.triples import read_triples
 spec = resolve(sys.argv[2])
 texts = read_triples(sys.argv[1]).unique_texts()
 model = SentenceTransformer(spec.location, device="cpu", local_files_only=True)
@@ -63,7 +63,7 @@ def _run(cmd: list[str]) -> tuple[float, float, str]:
 def speeds(triples: str, n: int, repeats: int) -> int:
     """Load time and encode throughput (after loading) of every usable embedder on ``n`` distinct texts."""
     from core.embed.registry import get_embedder, list_embedders
-    from core.triples import read_triples
+    from core.evaluate.triples import read_triples
 
     texts = read_triples(triples).unique_texts()[:n]
     print(f"{len(texts)} distinct texts from {Path(triples).name}; medians of {repeats} encodes after loading")

@@ -1,6 +1,6 @@
 """Fluency tiers: how well each separates disfluent foils from fluent ones, and how fast it is.
 
-For each scorer of :mod:`core.fluency` (``--tiers``, default trigram and smollm2):
+For each scorer of :mod:`core.foils.fluency` (``--tiers``, default trigram and smollm2):
 
 - **contrasts** (``tests/data/fluency_contrasts.csv``): 7 hand-made (source, disfluent foil, fluent foil)
   triples, one per failure kind the issue names; Δ = mean per-token log-prob of foil minus source.
@@ -57,7 +57,7 @@ def main() -> None:
     ap.add_argument("--n-neural", type=int, default=30, help="sentences for the pipeline speed run (smollm2)")
     args = ap.parse_args()
 
-    from core.fluency import get_scorer
+    from core.foils.fluency import get_scorer
 
     cs, hc = contrasts(), handcheck()
     sentences = book_sentences(n=max(args.n, args.n_neural) * 2)
@@ -74,7 +74,7 @@ def main() -> None:
 
 def separation(scorer: Any, cs: list[dict[str, str]], hc: list[dict[str, str]]) -> None:
     """How the scorer's deltas separate the contrasts and the hand-checked foils; its scoring speed."""
-    from core.fluency import relative_fluency
+    from core.foils.fluency import relative_fluency
 
     src = [c["source"] for c in cs]
     bad = [f["delta"] for f in relative_fluency(scorer, src, [c["bad"] for c in cs])]
@@ -103,8 +103,8 @@ def separation(scorer: Any, cs: list[dict[str, str]], hc: list[dict[str, str]]) 
 def speed(tier: str, warm: list[str], unseen: list[str], n: int) -> None:
     """The foil pipeline (no validation, ranking on) with this tier: foils/s and the ratio to nlp.pipe."""
     from core.config import PipelineSettings
+    from core.foils.pipeline import FoilPipeline
     from core.inputs import InputRow
-    from core.pipeline import FoilPipeline
 
     pipe = FoilPipeline.from_settings(dataclasses.replace(PipelineSettings(), fluency=tier))
     nlp = pipe.parser.nlp

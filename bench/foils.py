@@ -33,9 +33,9 @@ STAGES = ("parse", "edits", "sample", "realize", "validate")
 
 def timed_pipeline(settings: Any = None) -> Any:
     """A FoilPipeline whose stage methods add their wall time to ``pipe.timings``; building the JSON
-    records (``core.pipeline.foil_record``) is timed as ``records`` (the bench's only hooks)."""
-    import core.pipeline
-    from core.pipeline import FoilPipeline
+    records (``core.foils.pipeline.foil_record``) is timed as ``records`` (the bench's only hooks)."""
+    import core.foils.pipeline
+    from core.foils.pipeline import FoilPipeline
 
     class TimedPipeline(FoilPipeline):
         timings: defaultdict[str, float]
@@ -53,7 +53,7 @@ def timed_pipeline(settings: Any = None) -> Any:
                 pipe.timings[_stage] += time.perf_counter() - start
 
         setattr(pipe, stage, wrapper)
-    make_record = core.pipeline.foil_record
+    make_record = core.foils.pipeline.foil_record
 
     def timed_record(*args: Any, **kwargs: Any) -> Any:
         start = time.perf_counter()
@@ -62,7 +62,7 @@ def timed_pipeline(settings: Any = None) -> Any:
         finally:
             pipe.timings["records"] += time.perf_counter() - start
 
-    core.pipeline.foil_record = timed_record
+    core.foils.pipeline.foil_record = timed_record
     return pipe
 
 

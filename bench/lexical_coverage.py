@@ -34,12 +34,12 @@ def main() -> None:
     ap.add_argument("-v", "--verbose", action="store_true", help="print example edits")
     args = ap.parse_args()
 
-    from core.lexicon import ABSTRACT_SYNSETS
-    from core.pipeline import FoilPipeline
-    from core.rules import ar_edits, hs_edits
+    from core.foils.pipeline import FoilPipeline
+    from core.foils.rules.edits import ar_edits, hs_edits
+    from core.foils.rules.lexicon import ABSTRACT_SYNSETS
 
     try:
-        from core.lexicon import is_synonym
+        from core.foils.rules.lexicon import is_synonym
     except ImportError:  # before sense choice: no synonym check to count with
         is_synonym = None
 

@@ -31,8 +31,8 @@ def main() -> int:
     import torch
     from tiny_models import FIXTURES, NLI_PAIRS, build_tiny_models
 
-    from core.backends.amrlib_backend import AmrlibGenerator, AmrlibParser
-    from core.backends.nli import NLIValidator
+    from core.foils.neural.amrlib import AmrlibGenerator, AmrlibParser
+    from core.foils.neural.nli import NLIValidator
 
     torch.set_num_threads(args.threads)
     tiny = build_tiny_models(args.models)

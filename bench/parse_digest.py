@@ -1,7 +1,7 @@
 """The dependency parser's output as one digest: the acceptance test of a refactor of the graph builder.
 
 Parses the distinct PAWS originals (first column of the shared ``paws_samples_1737x6.csv``, ~1,800
-sentences) with ``core.parse_dep.DependencyParser`` and prints a SHA-256 over their PENMAN strings,
+sentences) with ``core.foils.parse.dep.DependencyParser`` and prints a SHA-256 over their PENMAN strings,
 a second one over PENMAN + alignments + metadata + errors (everything the builder decides), and the
 count. Same digests before and after a change = byte-identical parses. ``--out`` writes the PENMAN
 strings (one block per sentence) so two runs can be diffed.
@@ -20,7 +20,7 @@ import time
 
 from common import SHARED_DATA  # also puts the project on sys.path and sets HF_HUB_OFFLINE
 
-from core.parse_dep import DependencyParser
+from core.foils.parse.dep import DependencyParser
 
 PAWS = SHARED_DATA / "sentencesmith" / "paws_samples_1737x6.csv"
 

@@ -15,9 +15,9 @@ import time
 
 from common import SHARED_DATA, book_sentences
 
-from core.parse_dep import DependencyParser, load_spacy
-from core.parse_dep_build import GraphBuilder
-from core.smatch_eval import score_parser
+from core.foils.amr.smatch import score_parser
+from core.foils.parse.build import GraphBuilder
+from core.foils.parse.dep import DependencyParser, load_spacy
 
 FRAMES = SHARED_DATA / "amr" / "propbank-amr-frames-arg-descr.txt"
 GOLD = SHARED_DATA / "amr" / "little_prince_v3_dev.txt"

@@ -293,8 +293,8 @@ def comparison(label: str, groups: Mapping[tuple[str, str], Tally], baseline: st
 def generate(label: str, data: Path = DATA) -> Path:
     """Run the default pipeline (validation on, default seed) and write every kept foil, in a stable order."""
     from core.config import Settings
+    from core.foils.pipeline import FoilPipeline
     from core.inputs import InputRow
-    from core.pipeline import FoilPipeline
     from core.textio import atomic_write_jsonl
 
     sentences = read_sentences(data)

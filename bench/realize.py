@@ -49,9 +49,9 @@ def main() -> None:
         )
     sources = list(paraphrase)[: args.n]
 
-    from core.parse_dep import DependencyParser
-    from core.realize import AlignedRealizer
-    from core.rules import enumerate_edits
+    from core.foils.parse.dep import DependencyParser
+    from core.foils.realize.aligned import AlignedRealizer
+    from core.foils.rules.edits import enumerate_edits
 
     parser, realizer = DependencyParser(), AlignedRealizer()
     parser.parse(sources[:20])  # warm spaCy

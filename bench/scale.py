@@ -129,8 +129,8 @@ def memory(args: argparse.Namespace, tmp: Path, pool: list[str]) -> None:
 
 def record_bytes(args: argparse.Namespace, tmp: Path, sentences: list[str]) -> None:
     from core.batch import run_foils
+    from core.foils.pipeline import FoilPipeline
     from core.inputs import iter_input_rows
-    from core.pipeline import FoilPipeline
     from core.shards import read_parts
     from core.textio import json_default
 

@@ -1,7 +1,7 @@
 """Sense choice in context: accuracy of each signal on the hand-labelled words of tests/data/senses.tsv.
 
 Parses every sentence with the project's parser, finds the labelled word, and asks
-:func:`core.senses.choose_sense` for its sense with method ``prior`` (the most frequent sense: the
+:func:`core.foils.rules.senses.choose_sense` for its sense with method ``prior`` (the most frequent sense: the
 behaviour before sense choice) and ``vectors`` (the default: en_core_web_md gloss/context cosine +
 prior). ``--minilm`` adds the comparison that was measured and not kept: all-MiniLM-L6-v2 cosine between
 the sentence and each gloss (definition + examples) + the same prior; it is more accurate here but
@@ -38,8 +38,8 @@ def main() -> None:
     ap.add_argument("-v", "--verbose", action="store_true", help="print every miss")
     args = ap.parse_args()
 
-    from core.pipeline import FoilPipeline
-    from core.senses import SentenceContext, choose_sense
+    from core.foils.pipeline import FoilPipeline
+    from core.foils.rules.senses import SentenceContext, choose_sense
 
     rows = load()
     pipe = FoilPipeline.from_settings(None)
@@ -84,8 +84,8 @@ def _minilm():  # the comparison only; never on the pipeline's path
 
 
 def _minilm_choice(encoder, sentence: str, word: str, pos: str) -> str | None:
-    from core.lexicon import _source_lemmas, sense_count, wn_pos, wordnet
-    from core.senses import PRIOR_WEIGHT
+    from core.foils.rules.lexicon import _source_lemmas, sense_count, wn_pos, wordnet
+    from core.foils.rules.senses import PRIOR_WEIGHT
 
     lemmas = _source_lemmas(wordnet(), word, wn_pos(pos))
     if not lemmas:

@@ -38,8 +38,8 @@ def main() -> None:
     from sentence_transformers.losses import MultipleNegativesRankingLoss
 
     from core.embed import packaged
+    from core.evaluate.triples import TripleSet, read_triples
     from core.st_bridge import FoilTripletEvaluator
-    from core.triples import TripleSet, read_triples
 
     path = SHARED_DATA / "sentencesmith" / "paws_samples_1737x6.csv"
     if not path.exists():

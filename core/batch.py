@@ -84,7 +84,7 @@ def foil_header(
     limit: int | None,
 ) -> dict[str, Any]:
     """Everything that shapes a sharded foil run's records (the manifest's header)."""
-    from core.pipeline import FoilPipeline
+    from core.foils.pipeline import FoilPipeline
 
     return {
         "kind": "foils",

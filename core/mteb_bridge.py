@@ -5,7 +5,7 @@ Results follow MTEB's layout ``DIR/<model>/<revision>/<task>.json``; each file l
 ``main_score`` = TACC and AUC, HM and per-rule scores as extra keys. The dataset revision is a
 content hash of the triples, so a result and an exported task of the same set share it.
 
->>> from core.triples import triples_from_records
+>>> from core.evaluate.triples import triples_from_records
 >>> ts = triples_from_records([{"source": "a", "paraphrase": "b", "foil": "c", "rule": "PN"}])
 >>> len(content_hash(ts)), task_name_for("my foils.jsonl")
 (40, 'SmithFoils_my_foils')
@@ -51,7 +51,7 @@ def _mteb_version() -> str | None:
 
 
 def subset_scores(model: Any) -> dict[str, Any]:
-    """MTEB scores of one :class:`~core.evaluate.ModelResult` for split ``test``, subset ``default``."""
+    """MTEB scores of one :class:`~core.evaluate.evaluation.ModelResult` for split ``test``, subset ``default``."""
     from core.st_bridge import metrics_of
 
     scores: dict[str, Any] = metrics_of(model)
@@ -82,7 +82,7 @@ def _safe(name: str) -> str:
 def write_mteb_results(result: Any, ts: Any, out_dir: str | os.PathLike[str], task_name: str | None = None) -> list[Path]:
     """Write one TaskResult file per scored model under ``out_dir``; models that failed are skipped, and so
     are blind fluency baselines (``blind:trigram``), which are no embedding model a leaderboard could list."""
-    from core.evaluate import is_blind
+    from core.evaluate.evaluation import is_blind
 
     name = task_name or task_name_for(ts.path)
     revision = content_hash(ts)

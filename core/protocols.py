@@ -1,6 +1,6 @@
 """The small, batch-first protocols every backend implements.
 
-Backends are chosen by name (see ``core.backends``); these protocols are all the
+Backends are chosen by name (see ``core.foils.registry``); these protocols are all the
 pipeline knows about them.
 """
 

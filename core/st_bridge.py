@@ -2,7 +2,7 @@
 
 ``FoilTripletEvaluator(triples)`` is a ``sentence_transformers`` evaluator (built on first use,
 so importing this module never imports torch): pass it to ``SentenceTransformerTrainer(evaluator=...)``
-or call it on a model. It scores the model with :func:`core.evaluate.evaluate_triples`, so its
+or call it on a model. It scores the model with :func:`core.evaluate.evaluation.evaluate_triples`, so its
 TACC/AUC/HM are exactly ``smithtui eval``'s, overall and per rule::
 
     from core.st_bridge import FoilTripletEvaluator
@@ -22,9 +22,9 @@ from typing import Any
 
 
 def metrics_of(result: Any, rules: bool = True) -> dict[str, float]:
-    """Flat metrics of one :class:`~core.evaluate.ModelResult`: ``tacc, auc, hm`` and ``<RULE>_tacc`` etc.
+    """Flat metrics of one :class:`~core.evaluate.evaluation.ModelResult`: ``tacc, auc, hm`` and ``<RULE>_tacc`` etc.
 
-    >>> from core.evaluate import ModelResult, RuleResult
+    >>> from core.evaluate.evaluation import ModelResult, RuleResult
     >>> m = ModelResult("x", True, tacc=0.5, auc=0.75, hm=0.6, per_rule={"PN": RuleResult("PN", 2, 0.0, 0.5, 0.0, 0)})
     >>> metrics_of(m)
     {'tacc': 0.5, 'auc': 0.75, 'hm': 0.6, 'PN_tacc': 0.0, 'PN_auc': 0.5, 'PN_hm': 0.0}
@@ -39,8 +39,8 @@ def metrics_of(result: Any, rules: bool = True) -> dict[str, float]:
 def _build_class() -> type:
     from sentence_transformers.evaluation import SentenceEvaluator
 
-    from core.evaluate import evaluate_triples
-    from core.triples import TripleSet, read_triples
+    from core.evaluate.evaluation import evaluate_triples
+    from core.evaluate.triples import TripleSet, read_triples
 
     class FoilTripletEvaluator(SentenceEvaluator):
         """Per-rule TACC/AUC/HM of a model on foil triples (a file path, a TripleSet, or records)."""

@@ -68,7 +68,7 @@ class ParsedSentence:
     @cached_property
     def penman(self) -> str:
         """The graph in PENMAN notation (encoded once: every foil record of the sentence repeats it)."""
-        from core.graph import write_penman
+        from core.foils.amr.graph import write_penman
 
         return write_penman(self.graph, indent=3)
 
@@ -84,7 +84,7 @@ class Edit:
     applicable edit but a run samples a few, so they hand over builders and :attr:`graph`
     builds the graph on first use (once).
 
-    >>> from core.graph import decode
+    >>> from core.foils.amr.graph import decode
     >>> p = ParsedSentence("Cats sleep.", decode("(s / sleep-01 :ARG0 (c / cat))"))
     >>> e = Edit("US", "leaf", "drop leaf cat", ("c", "s"), p, lambda: decode("(s / sleep-01)"))
     >>> e.graph.triples

@@ -1,6 +1,6 @@
 """Load-once resources of a worker process, built from picklable settings.
 
-A :class:`~core.pipeline.FoilPipeline` does not pickle (it holds a lock), so a worker
+A :class:`~core.foils.pipeline.FoilPipeline` does not pickle (it holds a lock), so a worker
 (process pool, Dask worker) is sent the :class:`~core.config.Settings` and builds its
 own pipeline on first use; later tasks on that worker reuse it, so spaCy and WordNet
 load once per worker, not once per task.
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from core.config import PipelineSettings, Settings
 
 if TYPE_CHECKING:
-    from core.pipeline import FoilPipeline
+    from core.foils.pipeline import FoilPipeline
 
 _PIPELINES: dict[str, FoilPipeline] = {}
 _LOCK = threading.Lock()
@@ -32,7 +32,7 @@ def _key(settings: PipelineSettings) -> str:
 
 def pipeline_for(settings: Settings | PipelineSettings) -> FoilPipeline:
     """This process's pipeline for ``settings`` (built on the first call, then reused)."""
-    from core.pipeline import FoilPipeline
+    from core.foils.pipeline import FoilPipeline
 
     pipeline_settings = settings.pipeline if isinstance(settings, Settings) else settings
     key = _key(pipeline_settings)

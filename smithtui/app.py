@@ -91,10 +91,10 @@ class Backends:
         self._cache: Any = None
 
     def pipeline(self) -> Any:
-        """The :class:`core.pipeline.FoilPipeline` (its backends load on first use)."""
+        """The :class:`core.foils.pipeline.FoilPipeline` (its backends load on first use)."""
         with self._lock:
             if self._pipeline is None:
-                from core.pipeline import FoilPipeline
+                from core.foils.pipeline import FoilPipeline
 
                 self._pipeline = FoilPipeline.from_settings(self.settings)
             return self._pipeline

@@ -8,7 +8,7 @@ from pathlib import Path
 import penman
 import pytest
 
-from core.amr_export import foil_tokens, isi_addresses, isi_alignments
+from core.foils.amr.export import foil_tokens, isi_addresses, isi_alignments
 from smithtui.cli import main
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_data" / "sentences.txt"

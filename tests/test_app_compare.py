@@ -25,8 +25,8 @@ from app_support import (
     type_text,
 )
 
-from core.evaluate import evaluate_triples
-from core.triples import read_triples
+from core.evaluate.evaluation import evaluate_triples
+from core.evaluate.triples import read_triples
 from smithtui.screens.compare import CompareScreen, result_rows
 
 pytestmark = pytest.mark.slow

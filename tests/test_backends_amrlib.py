@@ -14,13 +14,13 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from tiny_models import FIXTURES, ROUNDTRIP_SENTENCES, TinyModels, one_torch_thread, session_models
 
-from core.backends.amrlib_backend import (
+from core.errors import ConfigError, GraphError, ModelMissingError
+from core.foils.neural.amrlib import (
     AmrlibGenerator,
     AmrlibParser,
     amrlib_graph_string,
     inspect_amrlib_model,
 )
-from core.errors import ConfigError, GraphError, ModelMissingError
 from core.types import Edit, ParsedSentence
 
 GOLD = dict(FIXTURES)
@@ -95,14 +95,14 @@ def test_transformers5_shim_resets_legacy_no_repeat_ngram(tiny: TinyModels, pars
     # the folder is saved like the released BART parsers: no_repeat_ngram_size=3 in config.json
     assert json.loads((tiny.parse_dir / "config.json").read_text())["no_repeat_ngram_size"] == 3
     parser.load()
-    from core.backends.amrlib_backend import _load_inference
+    from core.foils.neural.amrlib import _load_inference
 
     inference, _ = _load_inference(parser.model, parser.device)
     assert inference.model.generation_config.no_repeat_ngram_size == 0
 
 
 def test_models_load_once_per_process(tiny: TinyModels, parser: AmrlibParser):
-    from core.backends.amrlib_backend import _load_inference
+    from core.foils.neural.amrlib import _load_inference
 
     again = AmrlibParser(str(tiny.parse_dir), tokenizer=str(tiny.tokenizer_dir), batch_size=2)
     assert _load_inference(again.model, again.device)[0] is _load_inference(parser.model, parser.device)[0]
@@ -128,7 +128,7 @@ def test_generator_batches_like_one_at_a_time(tiny: TinyModels, generator: Amrli
 
 
 def test_rules_on_an_amrlib_graph_reach_the_generator(parser: AmrlibParser, generator: AmrlibGenerator):
-    from core.rules import enumerate_edits
+    from core.foils.rules.edits import enumerate_edits
 
     parsed = parser.parse(["The dog chased the cat."])[0]
     edits = enumerate_edits(parsed, ("PN", "RS", "US"), {"US": ("leaf",)})  # "The dog chased." needs the opt-in leaf drop

@@ -12,9 +12,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from tiny_models import TinyModels, one_torch_thread, session_models
 
-from core.backends.nli import NLIValidator, map_labels
-from core.backends.policies import apply_policies, apply_policies_many
 from core.errors import ConfigError, ModelMissingError
+from core.foils.neural.nli import NLIValidator, map_labels
+from core.foils.policies import apply_policies, apply_policies_many
 from core.types import Edit, FoilCandidate, ParsedSentence, Realization
 
 SOURCE = "The dog chased the cat."

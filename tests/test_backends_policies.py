@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.backends.policies import (
+from core.config import apply_overrides, load_settings
+from core.errors import ConfigError
+from core.foils.policies import (
     MutualEntailmentPolicy,
     ProbabilityPolicy,
     ValidatorPolicy,
@@ -12,8 +14,6 @@ from core.backends.policies import (
     parse_policies,
     parse_policy,
 )
-from core.config import apply_overrides, load_settings
-from core.errors import ConfigError
 from core.types import Verdict
 
 

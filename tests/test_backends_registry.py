@@ -12,7 +12,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from tiny_models import TinyModels, one_torch_thread, session_models
 
-from core.backends import (
+from core.config import PipelineSettings, Settings, apply_overrides, load_settings
+from core.errors import ConfigError, ModelMissingError
+from core.foils.registry import (
     STAGES,
     available_backends,
     check_backends,
@@ -20,8 +22,6 @@ from core.backends import (
     make_parser,
     make_validators,
 )
-from core.config import PipelineSettings, Settings, apply_overrides, load_settings
-from core.errors import ConfigError, ModelMissingError
 
 
 @pytest.fixture(scope="session")
@@ -93,9 +93,9 @@ def test_listing_with_the_tiny_models_configured(neural: PipelineSettings, tiny:
 
 
 def test_factories_build_the_named_backends(neural: PipelineSettings):
-    from core.backends.amrlib_backend import AmrlibGenerator, AmrlibParser
-    from core.backends.nli import NLIValidator
-    from core.validate import RoundTripValidator
+    from core.foils.neural.amrlib import AmrlibGenerator, AmrlibParser
+    from core.foils.neural.nli import NLIValidator
+    from core.foils.validate.roundtrip import RoundTripValidator
 
     parser = make_parser(neural)
     assert isinstance(parser, AmrlibParser) and parser.batch_size == 8 and parser.num_beams == 4
@@ -121,8 +121,8 @@ def test_factories_refuse_unknown_names_and_bad_models(neural: PipelineSettings,
 
 
 def test_the_paper_pipeline_end_to_end(neural: PipelineSettings):
+    from core.foils.pipeline import FoilPipeline
     from core.inputs import InputRow
-    from core.pipeline import FoilPipeline
 
     pipe = FoilPipeline.from_settings(neural)
     records = list(pipe.run([InputRow("r1", "The dog chased the cat."), InputRow("r2", "The girl is happy.")]))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from core.realize_morph import indefinite_article
+from core.foils.realize.morph import indefinite_article
 from smithtui.cli import main
 from smithtui.commands.completion import completion_script
 

@@ -10,8 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from core.dataset_card import MARKER, hf_features, write_dataset_card
+from core.evaluate.triples import read_triples
 from core.export import parquet_table
-from core.triples import read_triples
 from smithtui.cli import main
 
 PAIRS = Path(__file__).resolve().parents[1] / "sample_data" / "pairs.csv"

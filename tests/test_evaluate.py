@@ -12,9 +12,9 @@ import pytest
 
 from core.embed.cache import EmbeddingCache
 from core.errors import CancelledError, InputError
-from core.evaluate import compare_results, evaluate_triples, markdown_table
-from core.metrics import triplet_accuracy
-from core.triples import read_triples, triples_from_records
+from core.evaluate.evaluation import compare_results, evaluate_triples, markdown_table
+from core.evaluate.metrics import triplet_accuracy
+from core.evaluate.triples import read_triples, triples_from_records
 from smithtui.cli import main
 
 RECORDS = [

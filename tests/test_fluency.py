@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from core.backends.policies import apply_policies, parse_policy
 from core.config import PipelineSettings
 from core.errors import ConfigError
-from core.fluency import LN_1_0001, get_scorer, relative_fluency
+from core.foils.fluency import LN_1_0001, get_scorer, relative_fluency
+from core.foils.policies import apply_policies, parse_policy
 from core.inputs import InputRow
 from core.types import Verdict
 
@@ -102,7 +102,7 @@ SENTENCES = ["He fixed a broken window in the kitchen.", "The old castle stood o
 
 
 def _run(**changes):
-    from core.pipeline import FoilPipeline
+    from core.foils.pipeline import FoilPipeline
 
     pipe = FoilPipeline.from_settings(dataclasses.replace(PipelineSettings(), **changes))
     return pipe, list(pipe.run([InputRow(str(i), s) for i, s in enumerate(SENTENCES)]))
@@ -134,8 +134,8 @@ def test_a_strict_threshold_drops_by_fluency_and_none_scores_nothing():
 
 
 def test_ranking_keeps_the_most_fluent_replacement_per_node():
-    from core.pipeline import FoilPipeline
-    from core.ranking import rank_replacements
+    from core.foils.pipeline import FoilPipeline
+    from core.foils.ranking import rank_replacements
 
     pipe = FoilPipeline.from_settings()
     parsed = pipe.parse(["The old castle stood on the hill."])[0]
@@ -162,8 +162,8 @@ def test_ranking_keeps_the_most_fluent_replacement_per_node():
 
 
 def test_blind_baseline_prefers_the_more_fluent_text_and_never_reads_the_source():
-    from core.evaluate import evaluate_triples
-    from core.triples import Triple
+    from core.evaluate.evaluation import evaluate_triples
+    from core.evaluate.triples import Triple
 
     fluent_p = [Triple(s, f, b, "PN") for s, (f, b) in zip(["x", "y"], SCRAMBLED, strict=True)]
     fluent_f = [Triple(s, b, f, "HS") for s, (f, b) in zip(["x", "y"], SCRAMBLED, strict=True)]
@@ -201,7 +201,7 @@ def test_smollm2_prefers_fluent_sentences_and_batches_exactly(smollm2):
 
 
 def test_an_unknown_scorer_fails_before_the_run():
-    from core.pipeline import FoilPipeline
+    from core.foils.pipeline import FoilPipeline
 
     # the typed config refuses the name itself; a settings object built around it fails in the pipeline
     with pytest.raises(ValueError, match="fluency"):

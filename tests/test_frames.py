@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.errors import ModelMissingError
-from core.frames import FrameIndex
+from core.foils.amr.frames import FrameIndex
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""core.graph: decode/encode, validation, diffs and node surgery on hand-written PENMAN graphs."""
+"""core.foils.amr.graph: decode/encode, validation, diffs and node surgery on hand-written PENMAN graphs."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from penman.layout import POP, Pop, Push
 from penman.surface import Alignment
 
 from core.errors import GraphError, SmithError
-from core.graph import (
+from core.foils.amr.graph import (
     _write_laid_out,
     add_attribute,
     children,
@@ -301,7 +301,7 @@ EDGE_CASES = [
 
 
 def same_as_encode(graph: penman.Graph, indent: int | None) -> None:
-    """write_penman gives what core.graph.encode gives (penman.encode unless it raises), error or text."""
+    """write_penman gives what core.foils.amr.graph.encode gives (penman.encode unless it raises), error or text."""
     try:
         want = encode(graph, indent=indent)
     except GraphError:
@@ -426,7 +426,7 @@ def test_write_penman_on_the_little_prince(shared_data):
 
 
 def test_write_penman_on_every_rule_edit_of_the_sample_sentences():
-    from core.pipeline import FoilPipeline
+    from core.foils.pipeline import FoilPipeline
 
     sentences = [s for s in (ROOT / "sample_data" / "sentences.txt").read_text().splitlines() if s.strip()]
     pipe = FoilPipeline.from_settings()

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core.hardness import hardness_report, lexical_stats, markdown_table, read_pairs
-from core.triples import Triple
+from core.evaluate.hardness import hardness_report, lexical_stats, markdown_table, read_pairs
+from core.evaluate.triples import Triple
 from smithtui.cli import main
 
 PAIRS = Path(__file__).resolve().parents[1] / "sample_data" / "pairs.csv"
@@ -67,9 +67,9 @@ def test_a_refused_edit_is_replaced_by_the_rules_next_edit():
     # "Wright" is a name: PN any-node picks it up only through the entity, which the realizer refuses;
     # RS two-leaf offers swaps the realizer refuses (a name with a modifier). Each sampled slot that has
     # realizable alternatives must end up with a foil, not with the refusal.
+    from core.foils.pipeline import FoilPipeline
+    from core.foils.rules.edits import enumerate_edits
     from core.inputs import InputRow
-    from core.pipeline import FoilPipeline
-    from core.rules import enumerate_edits
 
     pipeline = FoilPipeline.from_settings()
     text = "Wright moved from Chapel Hill , NC to New York in 1998 with his old friends ."

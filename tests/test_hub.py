@@ -85,7 +85,7 @@ def test_cached_snapshot_reads_the_cache_layout(hub_cache):
 
 def test_a_cached_hub_model_resolves_and_loads_once_offline(hub_cache):
     """The registry and the backends find the same cache entry, and the embedder it names really encodes."""
-    from core.backends.loading import locate_model
+    from core.foils.neural.loading import locate_model
 
     _fake_hub(hub_cache, "acme/mini", "0123abc", packaged.minilm_dir())
     spec = resolve("acme/mini")
@@ -153,7 +153,7 @@ def one_thread():
 def test_a_backend_model_given_as_hub_id_is_found_in_the_cache_and_loaded_once(hub_cache, tiny, one_thread):
     """The tiny NLI classifier the suite trains, placed in the hub cache under a hub id: found offline
     (no folder named), loaded once for two validators, and predicting what the folder itself predicts."""
-    from core.backends.nli import NLIValidator
+    from core.foils.neural.nli import NLIValidator
 
     snapshot = _fake_hub(hub_cache, "acme/tiny-nli", "feedbeef", tiny.nli_dir)
     first, second = NLIValidator("acme/tiny-nli"), NLIValidator("acme/tiny-nli", batch_size=1)

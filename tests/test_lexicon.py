@@ -1,11 +1,11 @@
-"""core.lexicon against the real WordNet 3.0 (project-local .nltk_data, see `make wordnet`)."""
+"""core.foils.rules.lexicon against the real WordNet 3.0 (project-local .nltk_data, see `make wordnet`)."""
 
 from __future__ import annotations
 
 import pytest
 
-from core import lexicon
-from core.lexicon import Candidate, antonyms, hypernyms, wn_pos
+from core.foils.rules import lexicon
+from core.foils.rules.lexicon import Candidate, antonyms, hypernyms, wn_pos
 
 needs_wordnet = pytest.mark.skipif(not lexicon.wordnet_available(), reason="WordNet not installed: run `make wordnet`")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from core.errors import ConfigError
-from core.lexicon import (
+from core.foils.rules.lexicon import (
     ABSTRACT_SYNSETS,
     LexicalOptions,
     is_synonym,
@@ -30,7 +30,7 @@ SENSE_KEYS = {"sense", "sense_score", "sense_runner_up", "sense_runner_up_score"
 
 
 def _vectors() -> bool:
-    from core.senses import vectors_available
+    from core.foils.rules.senses import vectors_available
 
     return wordnet_available() and vectors_available()
 
@@ -47,7 +47,7 @@ def labelled() -> list[tuple[str, str, str, set[str]]]:
 
 @pytest.fixture(scope="module")
 def parser():
-    from core.parse_dep import DependencyParser
+    from core.foils.parse.dep import DependencyParser
 
     return DependencyParser()
 
@@ -65,7 +65,7 @@ def parse(parser):
 
 
 def lexical(p: ParsedSentence, options: LexicalOptions | None = None) -> list[Edit]:
-    from core.rules import ar_edits, hs_edits
+    from core.foils.rules.edits import ar_edits, hs_edits
 
     return ar_edits(p, options=options) + hs_edits(p, options=options)
 
@@ -87,7 +87,7 @@ def test_labelled_data_names_real_senses_of_the_word():
 @needs_vectors
 def test_sense_choice_beats_the_frequency_prior_on_the_labelled_words(parse):
     """bench/senses.py prints the same figures: prior 31/62, vectors 39/62 when committed."""
-    from core.senses import SentenceContext, choose_sense
+    from core.foils.rules.senses import SentenceContext, choose_sense
 
     hits = {"prior": 0, "vectors": 0}
     rows = labelled()
@@ -201,8 +201,8 @@ def test_is_synonym_in_the_chosen_sense():
 
 @needs_wordnet
 def test_validator_rejects_a_synonym_substitution(parse):
-    from core.graph import decode
-    from core.validate import RoundTripValidator, synonym_substitution
+    from core.foils.amr.graph import decode
+    from core.foils.validate.roundtrip import RoundTripValidator, synonym_substitution
 
     source = parse("The car stopped at the red light.")
     var = next(v for v, c in ((t.source, t.target) for t in source.graph.instances()) if c == "car")
@@ -230,14 +230,14 @@ def test_validator_rejects_a_synonym_substitution(parse):
 
 
 def penman_replace(p: ParsedSentence, old: str, new: str) -> str:
-    from core.graph import encode
+    from core.foils.amr.graph import encode
 
     return encode(p.graph).replace(f"/ {old}", f"/ {new}", 1)
 
 
 @needs_wordnet
 def test_prior_method_and_unknown_method(parse):
-    from core.senses import SentenceContext
+    from core.foils.rules.senses import SentenceContext
 
     p = parse("They visited the old castle on the hill.")
     edits = [e for e in lexical(p, LexicalOptions(sense_choice="prior")) if e.details["old_lemma"] == "old"]

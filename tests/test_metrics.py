@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from core.errors import InputError
-from core.metrics import (
+from core.evaluate.metrics import (
     bootstrap_ci,
     bootstrap_triplet,
     count_ties,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from core.evaluate.triples import read_triples
 from core.mteb_bridge import content_hash
-from core.triples import read_triples
 from smithtui.cli import main
 
 PAIRS = Path(__file__).resolve().parents[1] / "sample_data" / "pairs.csv"

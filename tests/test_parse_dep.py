@@ -6,14 +6,14 @@ import penman
 import pytest
 
 from core.errors import ModelMissingError
-from core.parse_dep import DependencyParser, check_sentence
+from core.foils.parse.dep import DependencyParser, check_sentence
 from core.types import ParsedSentence
 
 
 @pytest.fixture(scope="module")
 def parser(nlp) -> DependencyParser:
     """A parser without a frames file (every predicate is ``lemma-01``), sharing the session spaCy model."""
-    from core import parse_dep
+    from core.foils.parse import dep as parse_dep
     from core.hub import load_once
 
     load_once(("spacy", parse_dep.DEFAULT_MODEL), lambda: nlp)  # share the session model
@@ -23,7 +23,7 @@ def parser(nlp) -> DependencyParser:
 @pytest.fixture(scope="module")
 def fparser(nlp, shared_data) -> DependencyParser:
     """A parser that picks frame ids from the PropBank frames file."""
-    from core import parse_dep
+    from core.foils.parse import dep as parse_dep
     from core.hub import load_once
 
     load_once(("spacy", parse_dep.DEFAULT_MODEL), lambda: nlp)  # share the session model
@@ -393,7 +393,7 @@ def test_why_questions_and_causal_adverbs(parser):
 
 # -- invariants on real text ------------------------------------------------------------------------------------------
 def test_graph_and_alignment_invariants_on_real_sentences(parser, shared_data):
-    from core.smatch_eval import read_gold
+    from core.foils.amr.smatch import read_gold
 
     sentences = [s for s, _ in read_gold(shared_data / "amr" / "little_prince_v3_dev.txt")[:120]]
     implicit = {"you", "multi-sentence"}  # imperative subject, sentence list: no token of their own
@@ -467,7 +467,7 @@ def test_relative_pronoun_that_spacy_heads_as_a_clause(parser):
 
 
 def test_a_builder_failure_is_a_per_sentence_error(parser, monkeypatch):
-    import core.parse_dep as parse_dep
+    import core.foils.parse.dep as parse_dep
 
     def broken(self):
         raise KeyError(33)

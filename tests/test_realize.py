@@ -13,11 +13,11 @@ from functools import partial as _partial
 import penman
 import pytest
 
-from core import rules as _rules
-from core.lexicon import LexicalOptions
+from core.foils.realize.aligned import AlignedRealizer
+from core.foils.realize.morph import agree_verb, indefinite_article, inflect
+from core.foils.rules import edits as _rules
+from core.foils.rules.lexicon import LexicalOptions
 from core.protocols import Generator
-from core.realize import AlignedRealizer
-from core.realize_morph import agree_verb, indefinite_article, inflect
 from core.types import Edit, ParsedSentence, Realization, Token
 
 # These tests pin the first round's rule behaviour (the released code's variants included, and AR/HS words
@@ -35,7 +35,7 @@ REALIZER = AlignedRealizer()
 
 @pytest.fixture(scope="session")
 def parser():
-    from core.parse_dep import DependencyParser
+    from core.foils.parse.dep import DependencyParser
 
     return DependencyParser()
 

@@ -1,4 +1,4 @@
-"""core.rules on the worked examples of shared/docs/foil-examples.md (hand-written graphs, exact results)."""
+"""core.foils.rules.edits on the worked examples of shared/docs/foil-examples.md (hand-written graphs, exact results)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ from functools import partial as _partial
 import penman
 import pytest
 
-from core import lexicon, rules
-from core import rules as _rules
 from core.errors import ConfigError
-from core.graph import decode, encode, graph_diff, validate_graph
-from core.rules import (
+from core.foils.amr.graph import decode, encode, graph_diff, validate_graph
+from core.foils.rules import edits as _rules
+from core.foils.rules import edits as rules
+from core.foils.rules import lexicon
+from core.foils.rules.edits import (
     RULE_FUNCTIONS,
     ar_edits,
     hs_edits,
@@ -309,7 +310,7 @@ def test_hs_team_organization_and_sense_suffix_kept_on_verbs():
 
 @needs_wordnet
 def test_hs_leaves_fixed_expressions_time_adverbials_and_hypernyms_read_in_another_sense():
-    from core.lexicon import carries_sense, set_phrase, wordnet
+    from core.foils.rules.lexicon import carries_sense, set_phrase, wordnet
 
     wn = wordnet()
     assert not carries_sense(wn.lemma("depository.n.01.deposit"))  # "museum -> deposit": read as money
@@ -464,7 +465,7 @@ def test_hs_verb_hypernyms_follow_the_verbs_transitivity_in_the_sentence():
 
 
 def test_reserve_edits_are_the_unpicked_edits_in_a_seeded_order():
-    from core.rules import reserve_edits
+    from core.foils.rules.edits import reserve_edits
 
     by_rule = _edits()
     picked = sample_edits(by_rule, per_rule=1, seed=7)
@@ -509,7 +510,7 @@ def test_rs_two_leaf_never_swaps_a_leaf_with_a_named_head_above_it():
 
 @needs_wordnet
 def test_hs_hypernym_fits_the_nouns_number_and_mass_use():
-    from core.rules import _fits_number
+    from core.foils.rules.edits import _fits_number
 
     def tokens(*rows):
         return [
@@ -534,7 +535,7 @@ def test_hs_hypernym_fits_the_nouns_number_and_mass_use():
 
 @needs_wordnet
 def test_hs_never_offers_a_shallow_category_or_a_gerund_activity():
-    from core.lexicon import sense_hypernyms
+    from core.foils.rules.lexicon import sense_hypernyms
 
     assert "water" not in [c.lemma for c in sense_hypernyms("bay.n.01", "bay")]  # depth 3: "the water of Naples"
     assert "getting" not in [c.lemma for c in sense_hypernyms("acquisition.n.01", "acquisition")]

@@ -11,11 +11,11 @@ import re
 
 import pytest
 
-from core import lexicon
 from core.errors import ConfigError
-from core.parse_dep import DependencyParser
-from core.realize import AlignedRealizer
-from core.rules import DEFAULT_VARIANTS, OPT_IN, RELEASED_VARIANTS, enumerate_edits, parse_variants
+from core.foils.parse.dep import DependencyParser
+from core.foils.realize.aligned import AlignedRealizer
+from core.foils.rules import lexicon
+from core.foils.rules.edits import DEFAULT_VARIANTS, OPT_IN, RELEASED_VARIANTS, enumerate_edits, parse_variants
 
 needs_wordnet = pytest.mark.skipif(not lexicon.wordnet_available(), reason="WordNet not installed: run `make wordnet`")
 
@@ -130,9 +130,9 @@ def test_the_tagger_mistake_on_bit_is_repaired():
 
 
 def test_rs_swaps_a_main_clause_with_its_concessive_clause():
-    from core.rules import rs_edits
+    from core.foils.rules.edits import rs_edits
+    from core.foils.validate.roundtrip import RoundTripValidator
     from core.types import FoilCandidate
-    from core.validate import RoundTripValidator
 
     parser, realizer = DependencyParser(), AlignedRealizer()
     validator = RoundTripValidator(parser)
@@ -152,9 +152,9 @@ def test_rs_swaps_a_main_clause_with_its_concessive_clause():
 
 
 def test_rs_swaps_condition_and_time_clauses_only_when_their_tenses_and_subordinator_allow():
-    from core.rules import rs_edits
+    from core.foils.rules.edits import rs_edits
+    from core.foils.validate.roundtrip import RoundTripValidator
     from core.types import FoilCandidate
-    from core.validate import RoundTripValidator
 
     parser, realizer = DependencyParser(), AlignedRealizer()
     validator = RoundTripValidator(parser)
@@ -179,7 +179,7 @@ def test_rs_swaps_condition_and_time_clauses_only_when_their_tenses_and_subordin
 
 
 def test_rs_trades_same_kind_arguments_and_a_route():
-    from core.rules import rs_edits
+    from core.foils.rules.edits import rs_edits
 
     parser, realizer = DependencyParser(), AlignedRealizer()
     expected = {

@@ -1,7 +1,7 @@
 """Property tests: every edit of every rule is a valid, encodable graph (or the rule returns []).
 
 Two sources of graphs: random English sentences from a small grammar, parsed with the real offline
-parser (``core.parse_dep.DependencyParser``, spaCy loaded once per process); and random graphs built
+parser (``core.foils.parse.dep.DependencyParser``, spaCy loaded once per process); and random graphs built
 directly with penman (no parser) for the graph helpers.
 """
 
@@ -14,9 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core import lexicon
-from core import rules as _rules
-from core.graph import (
+from core.foils.amr.graph import (
     INSTANCE,
     decode,
     encode,
@@ -29,7 +27,9 @@ from core.graph import (
     swap_edge_targets,
     validate_graph,
 )
-from core.rules import RULE_FUNCTIONS, sample_edits
+from core.foils.rules import edits as _rules
+from core.foils.rules import lexicon
+from core.foils.rules.edits import RULE_FUNCTIONS, sample_edits
 from core.types import RULES, ParsedSentence
 
 # These tests pin the first round's rule behaviour (the released code's variants included);
@@ -116,9 +116,9 @@ _PARSER = None
 def parse(text: str) -> ParsedSentence:
     global _PARSER
     if _PARSER is None:
-        from core.parse_dep import DependencyParser
+        from core.foils.parse.dep import DependencyParser
 
-        _PARSER = DependencyParser()  # spaCy itself is cached per process by core.parse_dep
+        _PARSER = DependencyParser()  # spaCy itself is cached per process by core.foils.parse.dep
     return _PARSER.parse([text])[0]
 
 

@@ -24,8 +24,8 @@ from core.batch import run_foils
 from core.config import PipelineSettings, Settings
 from core.engines import EngineSpec, run_tasks
 from core.errors import ConfigError, InputError
+from core.foils.pipeline import FoilPipeline
 from core.inputs import iter_input_rows, iter_inputs, read_input_rows
-from core.pipeline import FoilPipeline
 from core.shards import MANIFEST, ShardedOutput, read_parts, shard_rows
 from core.textio import iter_rows, read_rows
 from smithtui.cli import main
@@ -244,9 +244,9 @@ def _scores(result) -> list[dict]:
 @pytest.mark.slow
 def test_eval_spreads_models_over_dask_workers_with_the_same_scores(reference, tmp_path):
     from core.embed.cache import EmbeddingCache
-    from core.evalspread import evaluate_spread
-    from core.evaluate import evaluate_triples
-    from core.triples import triples_from_records
+    from core.evaluate.evaluation import evaluate_triples
+    from core.evaluate.spread import evaluate_spread
+    from core.evaluate.triples import triples_from_records
 
     records = [r for r in read_parts(reference) if r.get("foil") and not r.get("error")]
     ts = triples_from_records([{**r, "paraphrase": r["source"].replace(".", " indeed.")} for r in records])
@@ -262,7 +262,7 @@ def test_eval_spreads_models_over_dask_workers_with_the_same_scores(reference, t
 
 @pytest.mark.slow
 def test_hardness_on_a_process_pool_gives_the_local_report(tmp_path):
-    from core.hardness import hardness_report
+    from core.evaluate.hardness import hardness_report
 
     pairs = ROOT / "sample_data" / "pairs.csv"
     local_records: list[dict] = []
@@ -298,7 +298,7 @@ def test_parquet_parts_hold_the_same_records(reference, tmp_path):
 
 
 def test_eval_reads_a_sharded_folder_like_the_single_file(tmp_path, capsys):
-    from core.triples import read_triples
+    from core.evaluate.triples import read_triples
 
     pairs = ROOT / "sample_data" / "pairs.csv"
     folder, single = tmp_path / "sharded", tmp_path / "single.jsonl"

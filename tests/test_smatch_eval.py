@@ -6,7 +6,7 @@ import penman
 import pytest
 
 from core.errors import GraphError, InputError
-from core.smatch_eval import corpus_smatch, pair_counts, read_gold
+from core.foils.amr.smatch import corpus_smatch, pair_counts, read_gold
 
 GOLD = """# AMR release header
 
@@ -115,9 +115,9 @@ def little_prince(shared_data):
 
 
 def _scores(nlp, little_prince, frames_file):
-    from core import parse_dep
+    from core.foils.parse import dep as parse_dep
+    from core.foils.parse.dep import DependencyParser
     from core.hub import load_once
-    from core.parse_dep import DependencyParser
 
     load_once(("spacy", parse_dep.DEFAULT_MODEL), lambda: nlp)  # share the session model
     parser = DependencyParser(frames_file=frames_file)
@@ -138,7 +138,7 @@ def test_parser_smatch_floor_without_frames(nlp, little_prince):
 
 
 def test_cli_parse_and_smatch(tmp_path, capsys, nlp):
-    from core import parse_dep
+    from core.foils.parse import dep as parse_dep
     from core.hub import load_once
     from smithtui.cli import main
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from core.errors import CancelledError
-from core.spotcheck import check_model, fooled_count, iter_spot_checks, spot_check
+from core.evaluate.spotcheck import check_model, fooled_count, iter_spot_checks, spot_check
 
 SOURCE = "The dog bit the man."
 PARAPHRASE = "The man was bitten by the dog."

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from core.embed import packaged
-from core.evaluate import ENCODE_MODES, evaluate_triples
-from core.triples import read_triples
+from core.evaluate.evaluation import ENCODE_MODES, evaluate_triples
+from core.evaluate.triples import read_triples
 from smithtui.cli import main
 
 PAIRS = Path(__file__).resolve().parents[1] / "sample_data" / "pairs.csv"

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from core.errors import InputError
-from core.triples import detect_layout, read_triples, triples_from_records
+from core.evaluate.triples import detect_layout, read_triples, triples_from_records
 
 PAWS = "sentencesmith/paws_samples_1737x6.csv"
 

@@ -1,7 +1,7 @@
 """New distractors for new data: from the foil engine's rules (English) or an OpenAI-compatible chat endpoint.
 
 * ``foils`` (English, offline): the SentenceSmith edits (negation, role swap,
-  underspecification, antonym, hypernym) through :class:`core.pipeline.FoilPipeline`;
+  underspecification, antonym, hypernym) through :class:`core.foils.pipeline.FoilPipeline`;
   candidates that pass validation come first, rules are taken round-robin, every
   choice is seeded.
 * ``llm`` (any language, **off by default**): one chat request per sentence to the
@@ -105,7 +105,7 @@ def foil_distractors(pipeline: Any, sentence: str, *, k: int = 4, seed: int = 13
 
 def load_foil_pipeline(settings: Any) -> Any:
     """The foil engine, imported lazily (a first-party module: an import error there is a bug and shows)."""
-    from core.pipeline import FoilPipeline
+    from core.foils.pipeline import FoilPipeline
 
     return FoilPipeline.from_settings(settings)
 

@@ -1,11 +1,11 @@
 """Lexical baselines: bag-of-words cosine and TF-IDF cosine. Foils are built to fool them.
 
-Both use :func:`core.metrics.words` (lower-cased ``\\w+`` runs; punctuation dropped).
+Both use :func:`core.evaluate.metrics.words` (lower-cased ``\\w+`` runs; punctuation dropped).
 
 * ``bow``: binary word-presence vectors, cosine = ``|A ∩ B| / sqrt(|A| |B|)``.
 * ``tfidf``: raw term counts times a smoothed IDF, ``idf(w) = ln((1 + N) / (1 + df(w))) + 1``
   (scikit-learn's default formula), rows L2-normalised. The IDF is fitted on a corpus of
-  *distinct* texts: :func:`core.evaluate.evaluate_triples` fits it on every distinct
+  *distinct* texts: :func:`core.evaluate.evaluation.evaluate_triples` fits it on every distinct
   sentence, paraphrase and foil of the triple set being evaluated (so it is deterministic
   for a given file, and its hash is in the provenance). A word the corpus lacks gets
   ``df = 0``. Without :meth:`LexicalEmbedder.fit`, each ``encode`` call uses its own texts as the corpus.
@@ -34,7 +34,7 @@ import numpy as np
 from core import __version__
 from core.embed.base import BaseEmbedder, EmbedSettings
 from core.errors import InputError
-from core.metrics import words
+from core.evaluate.metrics import words
 
 WEIGHTINGS = ("binary", "tfidf")
 

@@ -165,11 +165,11 @@ def run(args: argparse.Namespace) -> int:
     from core.embed.cache import EmbeddingCache
     from core.embed.registry import resolve, usable_embedders
     from core.errors import InputError, SmithError
-    from core.evaluate import BLIND_PREFIX, compare_results, evaluate_triples, is_blind, table_rows
-    from core.metrics import check_n_boot
+    from core.evaluate.evaluation import BLIND_PREFIX, compare_results, evaluate_triples, is_blind, table_rows
+    from core.evaluate.metrics import check_n_boot
+    from core.evaluate.triples import read_triples
     from core.output import check_output
     from core.textio import atomic_write_csv, atomic_write_json
-    from core.triples import read_triples
 
     overrides = {"models.cache_dir": args.cache_dir, "models.threads": args.threads}
     settings = apply_overrides(load_settings(getattr(args, "config", None)), overrides)
@@ -219,7 +219,7 @@ def run(args: argparse.Namespace) -> int:
                     settings=settings, overrides=per_model,
                 )  # fmt: skip
             else:
-                from core.evalspread import evaluate_spread
+                from core.evaluate.spread import evaluate_spread
 
                 result = evaluate_spread(
                     ts, names, engine_spec(args), settings=settings, cache_dir=args.cache_dir,
@@ -237,7 +237,7 @@ def run(args: argparse.Namespace) -> int:
 
             say(f"wrote {len(write_mteb_results(result, ts, args.out_mteb))} MTEB result file(s) under {args.out_mteb}")
         if args.plot:
-            from core.eval_plots import plot_eval
+            from core.evaluate.plots import plot_eval
 
             say("wrote " + ", ".join(str(p) for p in plot_eval(result, args.plot, label)))
         results[label] = d

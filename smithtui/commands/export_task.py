@@ -22,8 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from core.evaluate.triples import read_triples
     from core.mteb_bridge import export_mteb_task
-    from core.triples import read_triples
 
     ts = read_triples(args.triples, layout=args.layout, include_rejected=args.include_rejected)
     folder = export_mteb_task(ts, args.out, name=args.name)

@@ -54,9 +54,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from core.config import load_settings
     from core.export import SENTENCESMITH_COLUMNS, sentencesmith_row
+    from core.foils.pipeline import FoilPipeline
     from core.inputs import expand_inputs, iter_inputs
     from core.output import check_output
-    from core.pipeline import FoilPipeline
     from core.textio import atomic_writer, to_json
 
     overrides = {
@@ -177,7 +177,7 @@ class _Tally:
 
 
 def _count_notes(record: dict, notes: set[tuple[str, str]]) -> None:
-    """Collect (row id, note) pairs: every record of a sentence carries its input notes (core.pipeline)."""
+    """Collect (row id, note) pairs: every record of a sentence carries its input notes (core.foils.pipeline)."""
     for note in record.get("input_notes") or ():
         notes.add((str(record.get("row_id")), str(note)))
 
@@ -203,7 +203,7 @@ def _write_collected(records: list[dict], out: Path, fmt: str, amr_out: str | No
     from core.export import write_jsonl, write_parquet, write_sentencesmith_csv, write_st_triplets
 
     if amr_out:
-        from core.amr_export import write_amr_corpus
+        from core.foils.amr.export import write_amr_corpus
 
         print(f"{write_amr_corpus(amr_out, records)} graphs → {amr_out}", file=sys.stderr)
     if fmt == "csv":

@@ -39,9 +39,9 @@ def run(args: argparse.Namespace) -> int:
     from core.config import load_settings
     from core.embed.cache import EmbeddingCache
     from core.embed.registry import resolve
+    from core.evaluate.hardness import hardness_report, markdown_table, summary_rows
+    from core.evaluate.metrics import check_n_boot
     from core.export import write_jsonl
-    from core.hardness import hardness_report, markdown_table, summary_rows
-    from core.metrics import check_n_boot
     from core.output import check_output
     from core.progress import console_progress
     from core.textio import atomic_write_json, atomic_write_text

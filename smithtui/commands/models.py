@@ -107,8 +107,8 @@ def _print_rows(rows: list[dict[str, Any]], out: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from core.backends import available_backends, check_backends, selected_backends
     from core.config import load_settings
+    from core.foils.registry import available_backends, check_backends, selected_backends
     from core.textio import to_json
 
     settings = load_settings(args.config, cli_overrides=backend_overrides(args))

@@ -33,8 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _make_parser(args: argparse.Namespace) -> Any:
-    from core.backends import make_parser
     from core.config import load_settings
+    from core.foils.registry import make_parser
 
     overrides = {
         "pipeline.parser": args.parser,
@@ -103,8 +103,8 @@ def _texts(given: list[str]) -> list[str]:
 
 
 def _run_smatch(args: argparse.Namespace) -> int:
+    from core.foils.amr.smatch import score_parser
     from core.progress import console_progress
-    from core.smatch_eval import score_parser
 
     if args.text:
         raise InputError("give either TEXT or --smatch GOLD_FILE, not both")

@@ -63,7 +63,7 @@ def _num(value: Any) -> float:
 
 
 def result_rows(results: Any) -> list[dict[str, Any]]:
-    """Normalise what :func:`core.evaluate.evaluate_triples` returns into table rows.
+    """Normalise what :func:`core.evaluate.evaluation.evaluate_triples` returns into table rows.
 
     Each row: ``model, tacc, auc, hm, n, per_rule {rule: tacc}, error``; sorted by ``hm``
     (models that failed last).
@@ -113,7 +113,7 @@ class CompareScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__(id="compare")
         self.source: str = "basket"  # "basket" | a file path
-        self.triples: Any = None  # core.triples.TripleSet
+        self.triples: Any = None  # core.evaluate.triples.TripleSet
         self.rows: list[dict[str, Any]] = []
         self.run_id = 0
         self.running = False
@@ -197,7 +197,7 @@ class CompareScreen(Screen[None]):
         if self.source != "basket":
             self._show_source()
             return
-        from core.triples import triples_from_records
+        from core.evaluate.triples import triples_from_records
 
         curation = self.app.curation
         records = curation.basket if curation is not None else []
@@ -212,7 +212,7 @@ class CompareScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="triples", exit_on_error=False)
     def load_worker(self, path: str) -> None:
         """Read a triples file off the UI thread (encoding sniffing, hashing)."""
-        from core.triples import read_triples
+        from core.evaluate.triples import read_triples
 
         try:
             self.post_message(TriplesLoaded(path, read_triples(path)))
@@ -342,7 +342,7 @@ class CompareScreen(Screen[None]):
                 cancel.set()
 
         try:
-            from core.evaluate import evaluate_triples
+            from core.evaluate.evaluation import evaluate_triples
 
             results = evaluate_triples(
                 triples,

@@ -539,7 +539,7 @@ class WorkbenchScreen(Screen[None]):
         foils: list[str],
         stale: Any,
     ) -> None:
-        from core.spotcheck import check_model
+        from core.evaluate.spotcheck import check_model
 
         for model in models:
             if stale():
@@ -558,7 +558,7 @@ class WorkbenchScreen(Screen[None]):
     @work(thread=True, group="complete", exit_on_error=False)
     def complete_worker(self, row: Row, paraphrase: str, models: Sequence[str]) -> None:
         """Score what a decided foil is missing (validation, models), whatever the screen does meanwhile."""
-        from core.spotcheck import check_model
+        from core.evaluate.spotcheck import check_model
 
         try:
             if row.verdicts is None:

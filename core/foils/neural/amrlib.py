@@ -31,9 +31,9 @@ from typing import Any
 import penman
 from penman.models.noop import NoOpModel
 
-from core.backends.loading import has_tokenizer, locate_model, quiet_transformers, read_json
 from core.config import PipelineSettings
 from core.errors import ConfigError, GraphError, ModelMissingError, SmithError
+from core.foils.neural.loading import has_tokenizer, locate_model, quiet_transformers, read_json
 from core.hub import load_once, resolve_device
 from core.progress import ProgressCallback, check_cancel, report
 from core.types import Edit, ParsedSentence, Realization

@@ -6,7 +6,7 @@
   "he finished"); US drops a verb's object only then (WordNet's verb frames play the part of the
   PropBank frames' optional arguments, which the frames file does not mark).
 
-Both are cached per word and read under :mod:`core.lexicon`'s query lock.
+Both are cached per word and read under :mod:`core.foils.rules.lexicon`'s query lock.
 
 >>> lexname("teacher", "n"), lexname("knife", "n")
 ('noun.person', 'noun.artifact')
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from core.lexicon import _QUERY_LOCK, sense_count, wordnet
+from core.foils.rules.lexicon import _QUERY_LOCK, sense_count, wordnet
 
 INTRANSITIVE_FRAMES = frozenset({1, 2})  # "Something ----s", "Somebody ----s"
 OBJECT_SENSE_SHARE = 0.2

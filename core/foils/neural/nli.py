@@ -4,7 +4,7 @@ The paper keeps a foil when an NLI model (``juliussteen/DeBERTa-v3-FaithAug``) s
 contradicts the source with probability > 0.9. This validator scores both directions
 (source → foil, ``fwd``; foil → source, ``rev``) in batches and returns all three
 probabilities per direction in :attr:`Verdict.probabilities` (``fwd.contradiction``,
-``rev.entailment``, ...); the filter policies (:mod:`core.backends.policies`) decide.
+``rev.entailment``, ...); the filter policies (:mod:`core.foils.policies`) decide.
 
 Labels come from the model's ``id2label`` (case-insensitive; ``entailment``/``neutral``/
 ``contradiction`` and common variants); models with unnamed labels (``LABEL_0``...) need
@@ -24,9 +24,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from core.backends.loading import locate_model, quiet_transformers, read_json
 from core.config import PipelineSettings
 from core.errors import ConfigError, InputError, ModelMissingError
+from core.foils.neural.loading import locate_model, quiet_transformers, read_json
 from core.hub import load_once, resolve_device
 from core.progress import ProgressCallback, check_cancel, report
 from core.types import FoilCandidate, Verdict

@@ -3,7 +3,7 @@
 :class:`Built` collects concepts, edges and the alignment and lays them out as a penman graph at the
 end; :class:`Words` turns one token into its concept node (entity, pronoun, predicate frame, noun,
 adjective) and names the role a subject or a preposition takes. Part of
-:class:`core.parse_dep_build.GraphBuilder` (its clauses) with :mod:`core.parse_dep_modifiers`.
+:class:`core.foils.parse.build.GraphBuilder` (its clauses) with :mod:`core.foils.parse.modifiers`.
 
 >>> is_frame("bite-01"), is_frame("be-located-at-91"), is_frame("cat")
 (True, True, False)
@@ -19,8 +19,8 @@ import penman
 from penman.models.amr import model as AMR_MODEL
 from penman.tree import Tree
 
-from core.frames import FrameIndex
-from core.parse_dep_lex import (
+from core.foils.amr.frames import FrameIndex
+from core.foils.parse.lex import (
     ANIMATE_NOUNS,
     CITIES,
     PREP_ROLES,

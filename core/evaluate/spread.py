@@ -2,7 +2,7 @@
 
 Each model is one task (:func:`core.engines.run_tasks`): a worker loads that model, embeds
 with its own on-disk cache (``--cache-dir`` when given, else the worker's own data folder)
-and scores it exactly as :func:`core.evaluate.evaluate_triples` does in one process; the
+and scores it exactly as :func:`core.evaluate.evaluation.evaluate_triples` does in one process; the
 driver puts the models back in the order asked. Scores do not depend on the engine: each
 model's bootstrap uses the run seed, whichever worker computes it. A worker that dies has its
 model retried, then that model is reported as failed with the reason; the others go on.
@@ -21,7 +21,7 @@ from typing import Any
 
 from core.config import Settings, apply_overrides
 from core.engines import EngineSpec, run_tasks
-from core.evaluate import EvalResult, ModelResult, _as_triple_set, _dataset_summary, evaluate_triples
+from core.evaluate.evaluation import EvalResult, ModelResult, _as_triple_set, _dataset_summary, evaluate_triples
 from core.progress import ProgressCallback, report
 
 
@@ -48,7 +48,7 @@ def evaluate_spread(
     **kwargs: Any,
 ) -> EvalResult:
     """Score ``names`` on ``triples`` with one task per model on ``engine``; ``kwargs`` go to
-    :func:`~core.evaluate.evaluate_triples` (``ties``, ``n_boot``, ``level``, ``overrides``)."""
+    :func:`~core.evaluate.evaluation.evaluate_triples` (``ties``, ``n_boot``, ``level``, ``overrides``)."""
     settings = settings or Settings()
     ts = _as_triple_set(triples)
     names = list(dict.fromkeys(n.strip() for n in names if n.strip()))

@@ -2,7 +2,7 @@
 
 AR and HS often offer several lemmas for one node (one :class:`~core.types.Edit` each, the node in
 ``Edit.details["node"]``). Each is realized, the whole foil is scored with a fluency scorer
-(:mod:`core.fluency`) relative to its source, and per (rule, node) only the best candidate is kept,
+(:mod:`core.foils.fluency`) relative to its source, and per (rule, node) only the best candidate is kept,
 and only when its fluency delta is at least ``threshold``. Ties keep the rule's own order (the
 first candidate), so the result is deterministic. Candidates the realizer refuses are dropped
 here, so sampling never picks them. Other rules pass through unchanged.
@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.fluency import FluencyScorer, relative_fluency
+from core.foils.fluency import FluencyScorer, relative_fluency
 from core.protocols import Generator
 from core.types import Edit, Realization
 

@@ -38,7 +38,7 @@ import numpy as np
 
 from core.embed.packaged import spacy_md_dir
 from core.errors import SmithError
-from core.lexicon import _QUERY_LOCK, _source_lemmas, sense_count, wn_pos, wordnet
+from core.foils.rules.lexicon import _QUERY_LOCK, _source_lemmas, sense_count, wn_pos, wordnet
 from core.types import Token
 
 log = logging.getLogger(__name__)
@@ -213,7 +213,7 @@ class SentenceContext:
             head = next((t for t in self.tokens.values() if t.head == tok.head and t.dep == "nsubj"), None)
         if head is None or head.pos != "NOUN":
             return False
-        from core.wordnet_facts import lexname
+        from core.foils.rules.wordnet_facts import lexname
 
         return lexname((head.lemma or head.text).lower(), "n") not in ("noun.person", "noun.animal", "")
 

@@ -81,7 +81,7 @@ def _check_device(p: PipelineSettings) -> None:
 
 def _check_amr(kind: str) -> Callable[[PipelineSettings], None]:
     def check(p: PipelineSettings) -> None:
-        from core.backends.amrlib_backend import inspect_amrlib_model
+        from core.foils.neural.amrlib import inspect_amrlib_model
 
         if kind == "stog":
             inspect_amrlib_model(p.amr_parse_model, kind, tokenizer=p.amr_parse_tokenizer or p.amr_tokenizer)
@@ -93,44 +93,44 @@ def _check_amr(kind: str) -> Callable[[PipelineSettings], None]:
 
 
 def _check_nli(p: PipelineSettings) -> None:
-    from core.backends.nli import check_nli_model
+    from core.foils.neural.nli import check_nli_model
 
     check_nli_model(p.nli_model, p.nli_labels)
     _check_device(p)
 
 
 def _dep(p: PipelineSettings, parser: Any = None) -> Any:
-    from core.parse_dep import DependencyParser
+    from core.foils.parse.dep import DependencyParser
 
     return DependencyParser(spacy_model=p.spacy_model, frames_file=p.frames_file or None)
 
 
 def _amrlib_parser(p: PipelineSettings, parser: Any = None) -> Any:
-    from core.backends.amrlib_backend import AmrlibParser
+    from core.foils.neural.amrlib import AmrlibParser
 
     return AmrlibParser.from_settings(p)
 
 
 def _aligned(p: PipelineSettings, parser: Any = None) -> Any:
-    from core.realize import AlignedRealizer
+    from core.foils.realize.aligned import AlignedRealizer
 
     return AlignedRealizer()
 
 
 def _amrlib_generator(p: PipelineSettings, parser: Any = None) -> Any:
-    from core.backends.amrlib_backend import AmrlibGenerator
+    from core.foils.neural.amrlib import AmrlibGenerator
 
     return AmrlibGenerator.from_settings(p)
 
 
 def _roundtrip(p: PipelineSettings, parser: Any = None) -> Any:
-    from core.validate import RoundTripValidator
+    from core.foils.validate.roundtrip import RoundTripValidator
 
     return RoundTripValidator(parser if parser is not None else make_parser(p))
 
 
 def _nli(p: PipelineSettings, parser: Any = None) -> Any:
-    from core.backends.nli import NLIValidator
+    from core.foils.neural.nli import NLIValidator
 
     return NLIValidator.from_settings(p)
 
@@ -142,7 +142,7 @@ _BACKENDS: tuple[_Backend, ...] = (
         "AMR-style graph from a spaCy dependency parse, with token alignment (offline default)",
         {"spacy": "spacy"},
         _dep,
-        "core.parse_dep",
+        "core.foils.parse.dep",
         model=lambda p: p.spacy_model,
         check=_check_dep,
     ),
@@ -152,7 +152,7 @@ _BACKENDS: tuple[_Backend, ...] = (
         "amrlib parse_xfm seq2seq AMR parser (the paper's parser; no token alignment)",
         _NEURAL_PACKAGES,
         _amrlib_parser,
-        "core.backends.amrlib_backend",
+        "core.foils.neural.amrlib",
         model=lambda p: p.amr_parse_model,
         check=_check_amr("stog"),
     ),
@@ -162,7 +162,7 @@ _BACKENDS: tuple[_Backend, ...] = (
         "edits the source tokens where the graph changed and re-inflects (offline default)",
         {"lemminflect": "lemminflect"},
         _aligned,
-        "core.realize",
+        "core.foils.realize.aligned",
     ),
     _Backend(
         "generate",
@@ -170,7 +170,7 @@ _BACKENDS: tuple[_Backend, ...] = (
         "amrlib generate_xfm graph-to-text model, n-best (the paper's generator)",
         _NEURAL_PACKAGES,
         _amrlib_generator,
-        "core.backends.amrlib_backend",
+        "core.foils.neural.amrlib",
         model=lambda p: p.amr_generate_model,
         check=_check_amr("gtos"),
     ),
@@ -180,7 +180,7 @@ _BACKENDS: tuple[_Backend, ...] = (
         "re-parse the foil and check that the intended graph change is there and little else",
         {},
         _roundtrip,
-        "core.validate",
+        "core.foils.validate.roundtrip",
     ),
     _Backend(
         "validate",
@@ -188,7 +188,7 @@ _BACKENDS: tuple[_Backend, ...] = (
         "3-way NLI classifier, both directions (the paper: juliussteen/DeBERTa-v3-FaithAug)",
         {"transformers": "transformers", "torch": "torch"},
         _nli,
-        "core.backends.nli",
+        "core.foils.neural.nli",
         model=lambda p: p.nli_model,
         check=_check_nli,
     ),

@@ -32,7 +32,7 @@ PROJECT_NLTK_DATA = Path(__file__).resolve().parents[1] / ".nltk_data"
 
 WORDNET_FIX = (
     "run 'make wordnet' (Debian: apt-get install -y --no-install-recommends wordnet-base wordnet-sense-index, "
-    'then python -m core.wordnet_setup --target .nltk_data), or online: python -c "import nltk; '
+    'then python -m core.foils.rules.wordnet_setup --target .nltk_data), or online: python -c "import nltk; '
     "nltk.download('wordnet')\""
 )
 
@@ -517,7 +517,7 @@ def _hypernyms(key: str, pos: str, transitive: bool | None = None) -> tuple[Cand
 @dataclass(frozen=True)
 class LexicalOptions:
     """How the AR/HS rules pick replacements: ``sense_choice`` (``vectors`` | ``prior``, see
-    :mod:`core.senses`), ``min_zipf``, the wordfreq Zipf frequency a hypernym word needs, and
+    :mod:`core.foils.rules.senses`), ``min_zipf``, the wordfreq Zipf frequency a hypernym word needs, and
     ``sense_margin``, how far the chosen sense must lead the runner-up (:data:`SENSE_MARGIN`)."""
 
     sense_choice: str = "vectors"
@@ -722,7 +722,7 @@ def set_phrase(name: str) -> bool:
         return True
     if len(parts) > 2:
         return False  # "black and white", "man of letters": no parser reads them back as one concept either
-    from core.fluency import phrase_log10_prob
+    from core.foils.fluency import phrase_log10_prob
 
     prob = phrase_log10_prob(parts)
     return prob is not None and prob >= PHRASE_MIN_LOG10

@@ -24,9 +24,9 @@ from typing import Any
 import penman
 
 from core.errors import ModelMissingError
-from core.frames import FrameIndex
+from core.foils.amr.frames import FrameIndex
+from core.foils.parse.build import GraphBuilder
 from core.hub import load_once
-from core.parse_dep_build import GraphBuilder
 from core.progress import ProgressCallback, check_cancel
 from core.types import ParsedSentence, Token
 

@@ -1,7 +1,7 @@
 """The dependency parser's modifiers: how a clause takes its determiners, prepositional phrases,
 adverbial and relative clauses, adjectives, adverbs and conjuncts.
 
-Part of :class:`core.parse_dep_build.GraphBuilder`: :class:`Modifiers` reads the builder's state and
+Part of :class:`core.foils.parse.build.GraphBuilder`: :class:`Modifiers` reads the builder's state and
 calls back into its recursive ``_build`` for the dependents it attaches.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from core.parse_dep_lex import (
+from core.foils.parse.lex import (
     ADVCL_MARK_ROLES,
     CAUSE_MARKS,
     DEGREE_WORDS,
@@ -27,7 +27,7 @@ from core.parse_dep_lex import (
     WH_WORDS,
     adverb_to_adjective,
 )
-from core.parse_dep_words import SUBJ_DEPS, ClauseInfo, Words, is_frame
+from core.foils.parse.words import SUBJ_DEPS, ClauseInfo, Words, is_frame
 
 _WH_ROLES = {"how": ":manner", "why": ":cause", "where": ":location", "when": ":time"}
 _NEG_WORDS = frozenset({"not", "n't", "never", "no", "nt"})

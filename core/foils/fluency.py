@@ -38,7 +38,7 @@ from typing import Any, Protocol
 
 from core.errors import ConfigError, ModelMissingError
 
-VERDICT = "fluency"  # the validator name of a foil's fluency verdict (see core.backends.policies)
+VERDICT = "fluency"  # the validator name of a foil's fluency verdict (see core.foils.policies)
 FLUENCY_EXTRA = "pip install 'sentencesmith-workbench[fluency]'"
 LN_1_0001 = math.log(1.0001)  # pocketsphinx scores are in log base 1.0001
 OOV_SCORE = -536870912  # what pocketsphinx's NGramModel.prob gives a word outside its vocabulary

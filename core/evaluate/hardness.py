@@ -6,7 +6,7 @@ validation rate, word Jaccard(sentence, foil) against Jaccard(sentence, paraphra
 (the mean of each and the share of triples where the foil is at least as close as
 the paraphrase), and TACC/AUC/HM for the bag-of-words baseline, the blind fluency
 baselines (``blind:trigram``: prefers whichever of paraphrase and foil reads more
-fluently, never reading the source; see :func:`core.evaluate.is_blind`) and each model.
+fluently, never reading the source; see :func:`core.evaluate.evaluation.is_blind`) and each model.
 When the input also holds foils (the SentenceSmith CSV layout), those foils are
 evaluated on the same rows and reported side by side.
 
@@ -23,12 +23,12 @@ from typing import Any
 
 from core.config import Settings
 from core.errors import InputError
+from core.evaluate.metrics import jaccard
+from core.evaluate.triples import Triple, normalise_rule
 from core.inputs import InputRow, read_input_rows
-from core.metrics import jaccard
 from core.progress import ProgressCallback, check_cancel
 from core.provenance import environment, file_sha256, timestamp
 from core.textio import read_rows, table_format
-from core.triples import Triple, normalise_rule
 from core.types import RULES
 
 OURS = "ours"
@@ -105,7 +105,7 @@ def _by_rule(triples: Sequence[Triple]) -> dict[str, list[Triple]]:
 
 
 def _model_scores(result: Any) -> dict[str, dict[str, Any]]:
-    """Overall and per-rule TACC/AUC/HM of each model of an :class:`~core.evaluate.EvalResult`."""
+    """Overall and per-rule TACC/AUC/HM of each model of an :class:`~core.evaluate.evaluation.EvalResult`."""
     out: dict[str, dict[str, Any]] = {}
     for model in result.models:
         if not model.ok:
@@ -139,8 +139,8 @@ def hardness_report(
     (a :class:`core.engines.EngineSpec`) crafts the foils shard by shard and spreads the models
     over its workers; the report is the same whatever the engine.
     """
-    from core.evaluate import BLIND_PREFIX, evaluate_triples
-    from core.pipeline import FoilPipeline
+    from core.evaluate.evaluation import BLIND_PREFIX, evaluate_triples
+    from core.foils.pipeline import FoilPipeline
 
     settings = settings or Settings()
     started = time.perf_counter()
@@ -181,7 +181,7 @@ def hardness_report(
         if engine is None or engine.name == "local":
             result = evaluate_triples(triples, names, cache, seed=settings.pipeline.seed, n_boot=n_boot, cancel=cancel)
         else:
-            from core.evalspread import evaluate_spread
+            from core.evaluate.spread import evaluate_spread
 
             result = evaluate_spread(
                 triples, names, engine, settings=settings, cache_dir=str(cache.directory) if cache is not None else None,
@@ -220,7 +220,7 @@ def _fmt(x: Any, pct: bool = False) -> str:
 
 def summary_rows(report: Mapping[str, Any]) -> list[dict[str, str]]:
     """One row per (set, rule): the numbers the issue asks for, formatted."""
-    from core.evaluate import BLIND_PREFIX
+    from core.evaluate.evaluation import BLIND_PREFIX
 
     rows = []
     sets = report["sets"]

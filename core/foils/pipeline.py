@@ -1,6 +1,6 @@
 """The foil pipeline: parse → enumerate edits → sample → realize → validate → records.
 
-Backends are chosen by name through :mod:`core.backends` and created lazily, once.
+Backends are chosen by name through :mod:`core.foils.registry` and created lazily, once.
 Per-sentence failures become error records; the run goes on.
 
 Sampling is deterministic: each sentence's edits are sampled with a seed derived
@@ -24,13 +24,13 @@ from typing import Any
 from core.config import PipelineSettings, Settings
 from core.errors import ConfigError
 from core.export import error_record, foil_record
-from core.fluency import SCORERS, FluencyScorer
-from core.fluency import VERDICT as FLUENCY
+from core.foils.fluency import SCORERS, FluencyScorer
+from core.foils.fluency import VERDICT as FLUENCY
+from core.foils.ranking import Ranked, rank_replacements
 from core.inputs import InputRow, screen_sentence
 from core.progress import ProgressCallback, check_cancel, report
 from core.protocols import Generator, Parser, Validator
 from core.provenance import environment
-from core.ranking import Ranked, rank_replacements
 from core.types import RULES, Edit, FoilCandidate, ParsedSentence, Realization, Verdict
 
 Known = dict[int, tuple[Realization, dict[str, Any]]]
@@ -106,7 +106,7 @@ class FoilPipeline:
         unknown = [r for r in settings.rules if r not in RULES]
         if unknown:
             raise ConfigError(f"unknown rule(s): {', '.join(unknown)}", hint=f"rules are: {', '.join(RULES)}")
-        from core.rules import parse_variants
+        from core.foils.rules.edits import parse_variants
 
         parse_variants(settings.variants)  # a bad RULE:variant fails here, before any work
         if settings.fluency.strip().lower() not in SCORERS:
@@ -118,7 +118,7 @@ class FoilPipeline:
 
     @property
     def _variants(self) -> dict[str, tuple[str, ...]]:
-        from core.rules import parse_variants
+        from core.foils.rules.edits import parse_variants
 
         return parse_variants(self.settings.variants)
 
@@ -127,7 +127,7 @@ class FoilPipeline:
     def parser(self) -> Parser:
         with self._lock:
             if self._parser is None:
-                from core.backends import make_parser
+                from core.foils.registry import make_parser
 
                 self._parser = make_parser(self.settings)
             return self._parser
@@ -136,7 +136,7 @@ class FoilPipeline:
     def generator(self) -> Generator:
         with self._lock:
             if self._generator is None:
-                from core.backends import make_generator
+                from core.foils.registry import make_generator
 
                 self._generator = make_generator(self.settings)
             return self._generator
@@ -146,7 +146,7 @@ class FoilPipeline:
         parser = self.parser
         with self._lock:
             if self._validators is None:
-                from core.backends import make_validators
+                from core.foils.registry import make_validators
 
                 self._validators = list(make_validators(self.settings, parser))
             return self._validators
@@ -156,7 +156,7 @@ class FoilPipeline:
         """The fluency scorer named by ``pipeline.fluency`` (built once per process)."""
         with self._lock:
             if self._scorer is None:
-                from core.fluency import get_scorer
+                from core.foils.fluency import get_scorer
 
                 self._scorer = get_scorer(self.settings.fluency)
             return self._scorer
@@ -176,18 +176,18 @@ class FoilPipeline:
 
     def edits(self, parsed: ParsedSentence, rules: Sequence[str] | None = None) -> dict[str, list[Edit]]:
         """Every applicable edit of each rule (a rule that does not apply maps to [])."""
-        from core.rules import enumerate_edits
+        from core.foils.rules.edits import enumerate_edits
 
         if not parsed.ok:
             return {rule: [] for rule in (rules or self.settings.rules)}
-        from core.lexicon import LexicalOptions
+        from core.foils.rules.lexicon import LexicalOptions
 
         return enumerate_edits(
             parsed, tuple(rules or self.settings.rules), self._variants, LexicalOptions.from_settings(self.settings)
         )
 
     def rank(self, by_rule: dict[str, list[Edit]]) -> dict[str, list[Edit]]:
-        """AR/HS: the most fluent replacement per node, none below ``fluency_threshold`` (:mod:`core.ranking`)."""
+        """AR/HS: the most fluent replacement per node, none below ``fluency_threshold`` (:mod:`core.foils.ranking`)."""
         return self._ranked(by_rule).by_rule
 
     def _ranked(self, by_rule: dict[str, list[Edit]]) -> Ranked:
@@ -199,7 +199,7 @@ class FoilPipeline:
     def fluency(self, candidates: Sequence[FoilCandidate], known: Known | None = None) -> list[dict[str, Any] | None]:
         """Each realized candidate's ``{scorer, source, foil, delta}`` (None where the realization failed);
         what ``known`` holds for a candidate's edit and realization (from ranking) is reused, not scored again."""
-        from core.fluency import relative_fluency
+        from core.foils.fluency import relative_fluency
 
         known = known or {}
         out: list[dict[str, Any] | None] = [None] * len(candidates)
@@ -225,7 +225,7 @@ class FoilPipeline:
 
     def sample(self, parsed: ParsedSentence, by_rule: dict[str, list[Edit]]) -> list[Edit]:
         """``per_rule`` edits of each rule, sampled with the sentence's seed."""
-        from core.rules import sample_edits
+        from core.foils.rules.edits import sample_edits
 
         return sample_edits(by_rule, self.settings.per_rule, sentence_seed(self.settings.seed, parsed.text))
 
@@ -251,7 +251,7 @@ class FoilPipeline:
 
     def decide(self, verdicts: Sequence[Verdict]) -> tuple[bool, str]:
         """Keep or drop a foil by the configured filter policies; says which policy decided."""
-        from core.backends.policies import apply_policies  # a first-party module: no fallback that keeps other foils
+        from core.foils.policies import apply_policies  # a first-party module: no fallback that keeps other foils
 
         decision = apply_policies(self.settings.policies, verdicts)
         return decision.kept, decision.reason
@@ -339,7 +339,7 @@ class FoilPipeline:
             else:
                 usable.append((row, cleaned))
         parsed_all = self.parse([text for _, text in usable]) if usable else []
-        from core.rules import reserve_edits
+        from core.foils.rules.edits import reserve_edits
 
         jobs: list[tuple[InputRow, Edit]] = []
         # id(row) -> (all edits by rule, picked, seed); rows are keyed by identity (ids may repeat in a file)

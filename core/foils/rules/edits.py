@@ -11,14 +11,14 @@ Each rule is a pure function ``parsed -> list[Edit]`` (``[]`` means "not applica
   (``antonym`` / ``hypernym``), keeping the sense suffix (``happy-01`` -> ``unhappy-01``).
 
 Edited graphs keep the source's printed layout where the shape allows (docs/foil-rules.md). The
-source graph is checked with :func:`core.graph.validate_graph` once per sentence; each edit is then
+source graph is checked with :func:`core.foils.amr.graph.validate_graph` once per sentence; each edit is then
 valid by construction up to one local check, and an edit that would be invalid is dropped and counted
 in :data:`DROPPED` (logged at debug level); ``FULL_VALIDATION = True`` validates every edit fully.
 Edits that would repeat another variant's graph are not produced (``any-node`` skips the main
 predicate; ``two-leaf`` skips an ``agent-patient`` pair). ``Edit.details`` follows docs/architecture.md
 (two-leaf RS adds ``parents``; AR/HS add ``old_lemma``).
 
->>> from core.graph import decode
+>>> from core.foils.amr.graph import decode
 >>> from core.types import ParsedSentence
 >>> p = ParsedSentence("The cat chased the mouse.", decode("(c / chase-01 :ARG0 (c2 / cat) :ARG1 (m / mouse))"))
 >>> [e.description for e in pn_edits(p)][:1]
@@ -42,7 +42,7 @@ from typing import Any
 import penman
 
 from core.errors import ConfigError
-from core.graph import (
+from core.foils.amr.graph import (
     INSTANCE,
     POLARITY,
     Triple,
@@ -56,7 +56,9 @@ from core.graph import (
     swap_edge_targets,
     validate_graph,
 )
-from core.lexicon import (
+from core.foils.parse.lex import adverb_to_adjective
+from core.foils.realize.morph import inflect
+from core.foils.rules.lexicon import (
     UNIVERSAL_POS,
     Candidate,
     LexicalOptions,
@@ -68,8 +70,6 @@ from core.lexicon import (
     wn_pos,
     zipf,
 )
-from core.parse_dep_lex import adverb_to_adjective
-from core.realize_morph import inflect
 from core.types import RULES, Edit, ParsedSentence, Token
 
 log = logging.getLogger(__name__)
@@ -118,7 +118,7 @@ _FUNCTION_WORDS = frozenset({"of", "in", "to", "for", "on", "at", "by", "with", 
 DEFAULT_MAX_CANDIDATES = 3  # WordNet candidates per node for AR/HS (best ranked first)
 
 FULL_VALIDATION = False
-"""Run :func:`core.graph.validate_graph` on every edited graph, even when the source graph is valid."""
+"""Run :func:`core.foils.amr.graph.validate_graph` on every edited graph, even when the source graph is valid."""
 
 DROPPED: Counter[str] = Counter()
 """Edits dropped because the edited graph failed validation, per rule (a debug counter)."""
@@ -257,7 +257,7 @@ def _op_key(role: str) -> tuple[int, str]:
 def main_predicate(graph: penman.Graph) -> str | None:
     """The top node, or under ``and``/``multi-sentence`` tops the first operand (by ``:opN``/``:sntN``).
 
-    >>> from core.graph import decode
+    >>> from core.foils.amr.graph import decode
     >>> main_predicate(decode("(m / multi-sentence :snt2 (b / bark-01) :snt1 (r / run-01))"))
     'r'
     """
@@ -459,7 +459,7 @@ def _animate(parsed: ParsedSentence, idx: _Index, var: str) -> bool:
     tok = _head_token(parsed, var)
     if tok is not None and tok.ent_type in ("PERSON", "ORG", "NORP"):
         return True
-    from core.wordnet_facts import lexname
+    from core.foils.rules.wordnet_facts import lexname
 
     return lexname(split_concept(concept)[0], "n") in _ANIMATE_LEXNAMES
 
@@ -479,7 +479,7 @@ def _kind(parsed: ParsedSentence, idx: _Index, var: str) -> str:
     tok = _head_token(parsed, var)
     if tok is not None and tok.pos not in ("NOUN", "PROPN"):
         return ""
-    from core.wordnet_facts import lexname
+    from core.foils.rules.wordnet_facts import lexname
 
     return lexname(split_concept(idx.concepts.get(var, ""))[0], "n")
 
@@ -832,7 +832,7 @@ def _us_kind(parsed: ParsedSentence, idx: _Index, var: str, parent: str, role: s
             t.head == verb.i and t.dep in ("xcomp", "acomp", "oprd", "ccomp", "dative") for t in parsed.tokens
         )  # "kept us awake" -> "kept awake": the object belongs to a small clause
         if tok.dep == "dobj" and verb is not None and verb.pos == "VERB" and not small_clause:
-            from core.wordnet_facts import object_optional
+            from core.foils.rules.wordnet_facts import object_optional
 
             if object_optional(verb.lemma.lower()):
                 return "optional-argument"
@@ -934,9 +934,9 @@ _LAST_CONTEXT: tuple[Any, Any] = (None, None)  # (parsed, SentenceContext): AR a
 
 
 def _context_for(parsed: ParsedSentence, method: str) -> Any:
-    """The :class:`core.senses.SentenceContext` of ``parsed``; the last one is reused (AR, then HS)."""
+    """The :class:`core.foils.rules.senses.SentenceContext` of ``parsed``; the last one is reused (AR, then HS)."""
     global _LAST_CONTEXT
-    from core.senses import SentenceContext
+    from core.foils.rules.senses import SentenceContext
 
     last_parsed, last = _LAST_CONTEXT  # one tuple read: safe when rules run in threads
     if last_parsed is parsed and last is not None and last.method_asked == method:
@@ -1005,7 +1005,7 @@ def _lexical_edits(
     options: LexicalOptions,
     variants: Sequence[str] = (),
 ) -> list[Edit]:
-    """AR/HS edits: per eligible node, choose the word's sense in this sentence (:mod:`core.senses`) and
+    """AR/HS edits: per eligible node, choose the word's sense in this sentence (:mod:`core.foils.rules.senses`) and
     offer the antonyms / hypernyms of that sense only, never a synonym of it. Words whose sense the
     vectors cannot tell apart (``options.sense_margin``), parts of fixed expressions and (HS) time
     adverbials are left alone; HS replaces verbs only with the ``verb`` variant."""
@@ -1162,7 +1162,7 @@ def enumerate_edits(
     rule's ``variants`` (default :data:`DEFAULT_VARIANTS`; the released code's behaviours are opt-in);
     ``lexical`` configures AR/HS (sense choice, hypernym frequency; default :class:`LexicalOptions`).
 
-    >>> from core.graph import decode
+    >>> from core.foils.amr.graph import decode
     >>> p = ParsedSentence("The cat chased the mouse.", decode("(c / chase-01 :ARG0 (c2 / cat) :ARG1 (m / mouse))"))
     >>> {rule: len(edits) for rule, edits in enumerate_edits(p, ("PN", "US"), {"US": ("leaf",)}).items()}
     {'PN': 1, 'US': 2}

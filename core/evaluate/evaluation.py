@@ -1,12 +1,12 @@
 """Evaluating embedders on (sentence, paraphrase, foil) triples: TACC, AUC, HM, per rule, with CIs.
 
 For each model, every distinct text is embedded once (through the cache), the cosine
-similarities ``sim(s, p)`` and ``sim(s, f)`` are taken per triple, and :mod:`core.metrics`
+similarities ``sim(s, p)`` and ``sim(s, f)`` are taken per triple, and :mod:`core.evaluate.metrics`
 turns them into scores. A model that cannot load or embed is reported with its error
 and hint; the others still run. Bootstrap intervals use one seed and the same resamples
 for every model (paired).
 
->>> from core.triples import triples_from_records
+>>> from core.evaluate.triples import triples_from_records
 >>> ts = triples_from_records([
 ...     {"source": "the cat sat on the mat", "paraphrase": "on the mat the cat sat", "foil": "the dog sat", "rule": "HS"},
 ...     {"source": "she is happy", "paraphrase": "she is glad", "foil": "she is not happy", "rule": "PN"},
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from core.errors import CancelledError, InputError, SmithError
-from core.metrics import (
+from core.evaluate.metrics import (
     TIE_POLICIES,
     bootstrap_triplet,
     count_ties,
@@ -37,8 +37,8 @@ from core.metrics import (
     roc_auc,
     triplet_accuracy,
 )
+from core.evaluate.triples import Triple, TripleSet, triples_from_records
 from core.progress import ProgressCallback, check_cancel, report
-from core.triples import Triple, TripleSet, triples_from_records
 from core.types import RULES
 
 log = logging.getLogger(__name__)
@@ -186,7 +186,7 @@ def _as_triple_set(triples: TripleSet | Iterable[Triple] | Iterable[Mapping[str,
     if all(isinstance(t, Mapping) for t in items):
         return triples_from_records(items)  # type: ignore[arg-type]
     raise InputError(
-        "triples must be Triple objects or dict records", hint="read a file with core.triples.read_triples"
+        "triples must be Triple objects or dict records", hint="read a file with core.evaluate.triples.read_triples"
     )
 
 
@@ -284,9 +284,9 @@ def _blind_scores(
     """A blind baseline's "similarities": the fluency of the paraphrase and of the foil, source unread.
 
     It prefers whichever of the two reads more fluently (mean per-token log-probability,
-    :mod:`core.fluency`); a triple set it solves tests fluency, not meaning.
+    :mod:`core.foils.fluency`); a triple set it solves tests fluency, not meaning.
     """
-    from core.fluency import get_scorer
+    from core.foils.fluency import get_scorer
 
     t_load = time.perf_counter()
     scorer = get_scorer(name.strip()[len(BLIND_PREFIX) :])
@@ -539,7 +539,7 @@ def compare_results(results: Mapping[str, Mapping[str, Any]], metric: str = "hm"
     >>> compare_results({"paws": a, "ours": b})["spearman"]
     {'paws~ours': 1.0}
     """
-    from core.metrics import spearman
+    from core.evaluate.metrics import spearman
 
     labels = list(results)
     by_label = {

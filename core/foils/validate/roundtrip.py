@@ -4,7 +4,7 @@ A foil is kept when (1) the intended change is in the re-parse (PN: the negation
 corresponding node, or gone for un-negation; RS: the swapped roles; US: the node gone; AR/HS: the
 new concept present and the old one gone) and (2) the rest of the edited graph survived: triple
 F1 between the re-parse and the edited graph, under a concept-based node alignment
-(:mod:`core.validate_match`), reaches ``threshold``. Variables are never compared by name: a
+(:mod:`core.foils.validate.match`), reaches ``threshold``. Variables are never compared by name: a
 re-parse names them afresh.
 
 ``Verdict.score`` = F1 × the fraction of the intended change found, so a foil that lost its
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 import penman
 
-from core import validate_match as gm
 from core.errors import ConfigError, SmithError
-from core.graph import graph_diff
+from core.foils.amr.graph import graph_diff
+from core.foils.validate import match as gm
 from core.progress import ProgressCallback, check_cancel, report
 from core.protocols import Parser
 from core.types import FoilCandidate, ParsedSentence, Verdict
@@ -235,7 +235,7 @@ def synonym_substitution(cand: FoilCandidate) -> str | None:
     old, new = details.get("old_lemma"), details.get("new_lemma")
     if edit.rule not in ("AR", "HS") or not old or not new:
         return None
-    from core.lexicon import is_synonym, wordnet_available
+    from core.foils.rules.lexicon import is_synonym, wordnet_available
 
     if not wordnet_available():
         return None

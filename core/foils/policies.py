@@ -10,7 +10,7 @@ A policy is a short string, parsed once:
 * ``not mutual entailment``: drop foils that NLI finds entailed in both directions
   (entailment is the top label both ways; ``not mutual entailment>0.5`` uses a threshold);
 * ``roundtrip`` (or any validator name such as ``nli``): keep when that validator passed;
-* ``fluency>=-1.0``: the foil's relative fluency (:mod:`core.fluency`: mean per-token log-probability
+* ``fluency>=-1.0``: the foil's relative fluency (:mod:`core.foils.fluency`: mean per-token log-probability
   of foil minus source) compared with a threshold; bare ``fluency`` uses ``pipeline.fluency_threshold``
   (the pipeline's ``fluency`` verdict). A foil the scorer did not score (``pipeline.fluency = none``)
   passes, and the reason says so.
@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from core.errors import ConfigError
-from core.fluency import VERDICT as FLUENCY
+from core.foils.fluency import VERDICT as FLUENCY
 from core.types import Verdict
 
 LABELS = ("entailment", "neutral", "contradiction")

@@ -1,4 +1,4 @@
-"""Build an AMR-style graph from one spaCy ``Doc`` (the work behind :class:`core.parse_dep.DependencyParser`).
+"""Build an AMR-style graph from one spaCy ``Doc`` (the work behind :class:`core.foils.parse.dep.DependencyParser`).
 
 One pass over the dependency tree: every content word becomes a concept node, function words
 (articles, auxiliaries, prepositions, markers, punctuation) become role labels or disappear, and a
@@ -24,10 +24,10 @@ from typing import Any
 
 import penman
 
-from core.frames import FrameIndex
-from core.parse_dep_lex import CAUSE_MARKS, ENT_TYPES, MODALS, PRONOUNS, TITLES, words_to_number
-from core.parse_dep_modifiers import Modifiers
-from core.parse_dep_words import SUBJ_DEPS, Built, ClauseInfo, is_frame
+from core.foils.amr.frames import FrameIndex
+from core.foils.parse.lex import CAUSE_MARKS, ENT_TYPES, MODALS, PRONOUNS, TITLES, words_to_number
+from core.foils.parse.modifiers import Modifiers
+from core.foils.parse.words import SUBJ_DEPS, Built, ClauseInfo, is_frame
 
 _SKIP_DEPS = frozenset({"punct", "case", "expl", "dep", "space", "quantmod", "preconj", "meta", "_SP", ""})
 _BECOME_VERBS = frozenset({"become", "get", "turn", "grow", "go", "make", "keep", "remain", "stay"})
@@ -67,8 +67,8 @@ class GraphBuilder(Modifiers):
     """Turns one spaCy ``Doc`` into a graph and an alignment; one instance per doc.
 
     The clauses are built here (:meth:`_build` and its phases); single words' concepts and roles come
-    from :class:`core.parse_dep_words.Words`, the attachment of modifiers from
-    :class:`core.parse_dep_modifiers.Modifiers`.
+    from :class:`core.foils.parse.words.Words`, the attachment of modifiers from
+    :class:`core.foils.parse.modifiers.Modifiers`.
     """
 
     def __init__(self, doc: Any, frames: FrameIndex | None = None) -> None:

@@ -4,7 +4,7 @@ nltk refuses ``/usr/share/wordnet`` directly (it lacks the ``lexnames`` file), s
 the files are copied into ``<target>/corpora/wordnet/`` and ``lexnames`` is
 written from the table of lexicographer files (``man 5 lexnames``).
 
-    python -m core.wordnet_setup --target .nltk_data
+    python -m core.foils.rules.wordnet_setup --target .nltk_data
 """
 
 from __future__ import annotations

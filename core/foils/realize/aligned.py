@@ -25,9 +25,9 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from core import realize_morph as morph
+from core.foils.realize import morph
+from core.foils.realize.work import NAME_ENTITIES, SUBJECT_DEPS, Sentence, Unrealizable, Work
 from core.progress import ProgressCallback, check_cancel, report
-from core.realize_work import NAME_ENTITIES, SUBJECT_DEPS, Sentence, Unrealizable, Work
 from core.types import Edit, ParsedSentence, Realization, Token
 
 _NEG_WORDS = frozenset({"not", "n't", "never", "no", "cannot", "nobody", "nothing", "none", "nowhere", "neither"})

@@ -1,0 +1,1 @@
+"""Evaluating embedders on (sentence, paraphrase, foil) triples: readers, metrics, spot checks, hardness."""

@@ -1,0 +1,1 @@
+"""AMR graphs: the penman codec and checks, PropBank frames, Smatch, the .amr corpus export."""

@@ -1,0 +1,1 @@
+"""Neural backends: amrlib parse/generate models, NLI validation, model folders."""

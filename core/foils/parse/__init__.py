@@ -1,0 +1,1 @@
+"""The offline dependency parser: a spaCy parse becomes an AMR-style graph."""

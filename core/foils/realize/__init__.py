@@ -1,0 +1,1 @@
+"""The alignment-preserving realizer: an edited graph becomes a sentence."""

@@ -1,0 +1,1 @@
+"""Validation of a foil: the round trip through the parser, graph matching."""
