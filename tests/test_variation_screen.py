@@ -146,3 +146,43 @@ def test_run_and_cancel_buttons_work_like_the_keys(source: RegistrySource) -> No
             assert not screen.query_one("#var-run").disabled and screen.query_one("#var-cancel").disabled
 
     asyncio.run(scenario())
+
+
+class _SteppingSource(_SlowSource):
+    """Reports real progress in steps, then holds (cancellably) so the test reads the status mid-run."""
+
+    def encode(self, model, texts, progress=None, cancel=None):
+        for done in range(0, len(texts) + 1, max(1, len(texts) // 5)):
+            check_cancel(cancel)
+            time.sleep(0.1)
+            if progress is not None:
+                progress(done, len(texts))
+        self.started.set()
+        for _ in range(400):
+            check_cancel(cancel)
+            time.sleep(0.05)
+        return self.inner.encode(model, texts, progress, cancel)
+
+
+def test_progress_shows_the_stage_model_and_eta_and_the_bar_is_still_before_a_run(source: RegistrySource) -> None:
+    from textual.widgets import ProgressBar
+
+    async def scenario() -> None:
+        slow = _SteppingSource(source)
+        screen = VariationScreen(Settings(), books=[str(TINY)], models=["bow"], source=slow)
+        async with Host(screen).run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            bar = screen.query_one("#var-progress", ProgressBar)
+            assert bar.total == 1 and bar.progress == 0  # a set total: no indeterminate animation before a run
+            await pilot.press("ctrl+r")
+            await _wait(pilot, slow.started.is_set)
+            await pilot.pause(0.2)
+            status = _status(screen)
+            assert "embed tiny_book · bow" in status and "ETA" in status, status
+            done, total = screen.counts
+            assert 0 < done <= total and f"{done}/{total}" in status
+            await pilot.press("escape")
+            await _wait(pilot, lambda: "cancelled" in _status(screen))
+            assert bar.total == 1 and bar.progress == 0  # still again once idle
+
+    asyncio.run(scenario())

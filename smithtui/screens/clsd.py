@@ -274,13 +274,10 @@ class CLSDScreen(JobScreen):
     def on_clsdscreen_progress(self, msg: Progress) -> None:
         if not self.running:
             return  # a late message from a cancelled job
-        if msg.total:
-            self.query_one("#clsd-progress", ProgressBar).update(total=msg.total, progress=msg.done)
+        self._progress(msg.done, msg.total)
 
     def on_clsdscreen_status(self, msg: Status) -> None:
-        if not self.running:
-            return  # a late message from a cancelled job
-        self._status(msg.text)
+        self._stage(msg.text)  # "minilm: embedding 4000 texts" (dropped once the job is cancelled)
 
     def on_clsdscreen_result_ready(self, msg: ResultReady) -> None:
         if not self.running:

@@ -242,12 +242,13 @@ class VariationScreen(JobScreen):
     def on_variation_screen_progress(self, msg: Progress) -> None:
         if not self.running:
             return  # a late message from a cancelled job
-        bar = self.query_one("#var-progress", ProgressBar)
-        if msg.total:
-            bar.update(total=msg.total, progress=msg.done)
-        what = f"{msg.stage} {msg.book}" + (f" · {msg.model}" if msg.model else "")
-        detail = msg.message or (f"{msg.done}/{msg.total}" if msg.total else "")
-        self._status(f"{what}: {detail}")
+        what = f"{msg.stage} {msg.book}".strip() + (f" · {msg.model}" if msg.model else "")
+        if msg.message:
+            what += f": {msg.message}"
+        if msg.message or msg.done == 0:
+            self.stage = what  # a new stage (the counts of the same stage keep its wording)
+        self._progress(msg.done, msg.total)
+        self._show_progress()
 
     def on_variation_screen_finished(self, msg: Finished) -> None:
         if not self.running:
