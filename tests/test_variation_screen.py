@@ -186,3 +186,34 @@ def test_progress_shows_the_stage_model_and_eta_and_the_bar_is_still_before_a_ru
             assert bar.total == 1 and bar.progress == 0  # still again once idle
 
     asyncio.run(scenario())
+
+
+def test_slash_filters_the_passage_list(source: RegistrySource) -> None:
+    async def scenario() -> None:
+        screen = VariationScreen(Settings(), books=[str(TINY)], models=["bow", "tfidf"], source=source)
+        async with Host(screen).run_test(size=(120, 40)) as pilot:
+            await pilot.press("ctrl+r")
+            await _wait(pilot, lambda: screen.run_result is not None)
+            await pilot.pause()
+            table = screen.query_one("#var-passages", DataTable)
+            every = screen.run_result.books[0].passages
+            assert table.row_count == len(every) >= 3
+            word = next(w for w in every[0].text.split() if len(w) > 4).strip(".,;:!?\"'").lower()
+            await pilot.press("slash")
+            assert screen.focused is screen.query_one("#var-search")
+            for ch in word:
+                await pilot.press(ch)  # m and s are typed, not taken as keys
+            await pilot.pause()
+            wanted = [p for p in every if word in f"{p.sentence_id} {p.text}".lower()]
+            assert 1 <= table.row_count == len(wanted) <= len(every)
+            shown = [str(table.get_row_at(i)[5]).lower() for i in range(table.row_count)]
+            assert all(word in text for text in shown)
+            assert f"{len(wanted)} of {len(every)} match" in str(screen.query_one("#var-passages-label", Label).render())
+            await pilot.press("escape")  # back to the table, nothing cancelled, the filter kept
+            assert screen.focused is table and table.row_count == len(wanted)
+            assert "done: tiny_book" in _status(screen)
+            await pilot.press("slash", *["backspace"] * len(word), "enter")
+            await pilot.pause()
+            assert table.row_count == len(every) and screen.focused is table
+
+    asyncio.run(scenario())

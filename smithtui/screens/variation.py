@@ -4,7 +4,8 @@ Type a book path (several: comma-separated) and the models, press ``ctrl+r`` (or
 runs in a thread worker that only posts messages; a progress bar follows reading, embedding and
 the blocked analysis, and ``escape`` cancels. Results: coloured terminal heatmaps of the SSM and
 series correlation maps and of PAF / NAF / DDAF (``m`` cycles the fraction shown), the
-successive-similarity series as a sparkline (``s`` cycles the model), and the novel passages.
+successive-similarity series as a sparkline (``s`` cycles the model), and the novel passages
+(``/`` filters them by their words or sentence number; Enter or Escape goes back to the table).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any, ClassVar
 import numpy as np
 from rich.style import Style
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -108,6 +109,7 @@ class VariationScreen(JobScreen):
     BINDINGS: ClassVar[list[Binding]] = [
         Binding("m", "next_fraction", "PAF/NAF/DDAF"),
         Binding("s", "next_series", "Series model"),
+        Binding("slash", "search", "Filter"),
     ]
 
     DEFAULT_CSS = """
@@ -121,6 +123,7 @@ class VariationScreen(JobScreen):
     VariationScreen #var-series-label { height: 1; }
     VariationScreen Sparkline { height: 3; }
     VariationScreen DataTable { height: 1fr; }
+    VariationScreen #var-search { display: none; }
     """
 
     @dataclass
@@ -159,6 +162,7 @@ class VariationScreen(JobScreen):
         self._fraction = 0
         self._series_model = 0
         self._book_index = 0
+        self.search = ""  # the / filter: passages whose text (or sentence number) contains it
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="var-form"):
@@ -177,6 +181,7 @@ class VariationScreen(JobScreen):
             yield Label("", id="var-series-label")
             yield Sparkline([], id="var-series")
             yield Label("novel passages (ensemble over models)", id="var-passages-label")
+            yield Input(placeholder="filter the passages (Enter or Escape: back to the table)", id="var-search", compact=True)
             yield DataTable(id="var-passages", cursor_type="row", zebra_stripes=True)
         yield FitFooter()
 
@@ -207,6 +212,34 @@ class VariationScreen(JobScreen):
             "errors": list(run.errors),
             "models_info": dict(run.models_info),
         }
+
+    def action_search(self) -> None:
+        """/ opens the filter box over the passages; typing narrows the table at once."""
+        box = self.query_one("#var-search", Input)
+        box.display = True
+        self.set_focus(box)
+
+    def action_cancel(self) -> None:
+        """Escape in the filter box goes back to the table; elsewhere it cancels the job."""
+        if self.focused is self.query_one("#var-search", Input):
+            self._end_search()
+            return
+        super().action_cancel()
+
+    def _end_search(self) -> None:
+        box = self.query_one("#var-search", Input)
+        box.display = bool(box.value)
+        self.set_focus(self.query_one("#var-passages", DataTable))
+
+    @on(Input.Changed, "#var-search")
+    def _search_changed(self, event: Input.Changed) -> None:
+        self.search = event.value
+        self._fill_passages()
+
+    @on(Input.Submitted, "#var-search")
+    def _search_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._end_search()
 
     def action_next_fraction(self) -> None:
         self._fraction = (self._fraction + 1) % len(FRACTIONS)
@@ -287,10 +320,32 @@ class VariationScreen(JobScreen):
             f"successive similarity, {model} · {book.book.name} (z, {len(series)} steps)  [s: next model]"
         )
         self.query_one("#var-series", Sparkline).data = downsample(series, 160)
+        self._fill_passages()
+
+    def visible_passages(self) -> list[Any]:
+        """The shown book's novel passages that match the / filter (all of them when it is empty)."""
+        run = self.run_result
+        if run is None or not run.books:
+            return []
+        needle = self.search.strip().casefold()
+        passages = run.books[self._book_index].passages
+        return [p for p in passages if not needle or needle in f"{p.sentence_id} {p.text}".casefold()]
+
+    def _fill_passages(self) -> None:
+        run = self.run_result
+        if run is None or not run.books:
+            return
+        n_models = len((run.mean if run.mean is not None else run.books[self._book_index].agreement).models)
+        shown = self.visible_passages()
+        total = len(run.books[self._book_index].passages)
+        label = "novel passages (ensemble over models)"
+        if self.search.strip():
+            label += f" — {len(shown)} of {total} match “{self.search.strip()}”"
+        self.query_one("#var-passages-label", Label).update(Text(label + "  [/: filter]"))
         table = self.query_one("#var-passages", DataTable)
         table.clear()
-        for p in book.passages:
+        for p in shown:
             table.add_row(
-                str(p.rank), str(p.sentence_id), f"{p.score:.2f}", f"{p.votes}/{len(models)}", f"{p.spread:.2f}",
+                str(p.rank), str(p.sentence_id), f"{p.score:.2f}", f"{p.votes}/{n_models}", f"{p.spread:.2f}",
                 p.text if len(p.text) <= 160 else p.text[:157] + "…",
             )
