@@ -201,9 +201,12 @@ class SmithApp(App[None]):
         self.warm = warm
         self._on_first_frame = on_first_frame
         self.curation: CurationSession | None = None
-        self.state_path = self.journal_path.with_name("ui-state.json")  # the model choice, kept across restarts
-        self.models: tuple[str, ...] = self._load_models() or tuple(settings.models.embedders)
-        self.last_paths: dict[str, str] = {}  # per file prompt ("export", "sentences", ...): the last path given
+        # the UI state kept across restarts: the model choice and the last path of each file prompt
+        self.state_path = self.journal_path.with_name("ui-state.json")
+        state = self._load_state()
+        self.models: tuple[str, ...] = state_models(state) or tuple(settings.models.embedders)
+        self._models_chosen = bool(state_models(state))  # only a choice made in the app overrides the config
+        self.last_paths: dict[str, str] = state_paths(state)  # per file prompt ("export", "sentences", ...)
         self.quit_note = ""  # what quitting cancelled, printed once the terminal is back
         self.undo_armed: int | None = None  # seq of a decision on an earlier sentence that the next u undoes
         self.previous: SessionSummary | None = None
@@ -376,31 +379,46 @@ class SmithApp(App[None]):
             with contextlib.suppress(Exception):
                 self.get_screen_for_mode("workbench").restore_input(self.previous.last_input)
 
-    def _load_models(self) -> tuple[str, ...]:
+    def _load_state(self) -> dict[str, Any]:
+        """``ui-state.json`` next to the journal (an unreadable or foreign file counts as empty)."""
         import json
 
         try:
-            value = json.loads(self.state_path.read_text(encoding="utf-8")).get("models")
-        except (OSError, ValueError, AttributeError):
-            return ()
-        ok = isinstance(value, list) and all(isinstance(m, str) for m in value)
-        return tuple(value) if ok else ()
+            state = json.loads(self.state_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return state if isinstance(state, dict) else {}
+
+    def _save_state(self, what: str) -> None:
+        """Write the UI state atomically; a failure is a warning (``what`` is not kept for the next start)."""
+        from core.textio import atomic_write_json
+
+        try:
+            state: dict[str, Any] = {"models": list(self.models)} if self._models_chosen else {}
+            atomic_write_json(self.state_path, {**state, "last_paths": dict(self.last_paths)})
+        except (OSError, SmithError) as exc:
+            self.notify(f"{what} is not kept for the next start: {exc}", severity="warning", markup=False)
 
     def set_models(self, models: Sequence[str]) -> None:
         """The embedding models the workbench and Compare score with: shared, and kept for the next start."""
-        from core.textio import atomic_write_json
-
         models = tuple(models)
         if models == self.models:
             return
-        self.models = models
-        try:
-            atomic_write_json(self.state_path, {"models": list(models)})
-        except (OSError, SmithError) as exc:
-            self.notify(f"the model choice is not kept for the next start: {exc}", severity="warning", markup=False)
+        self.models, self._models_chosen = models, True
+        self._save_state("the model choice")
         for mode in ("workbench", "compare"):
             with contextlib.suppress(LookupError):
                 self.get_screen_for_mode(mode).post_message(self.ModelsChanged())
+
+    def remember_path(self, kind: str, path: str) -> None:
+        """The last path given to a file prompt of ``kind``, offered again there, also after a restart."""
+        import os
+
+        full = os.path.abspath(os.path.expanduser(path.strip()))
+        if not path.strip() or self.last_paths.get(kind) == full:
+            return
+        self.last_paths[kind] = full
+        self._save_state("the last path")
 
     def cancel_jobs(self) -> list[str]:
         """Ask every running job (crafting, Compare, Variation, CLSD) to stop; returns their screens' names."""
@@ -625,6 +643,29 @@ class SmithApp(App[None]):
     def _use_sample(self, n: int) -> None:
         self.action_show("workbench")
         self.call_later(lambda: self.get_screen_for_mode("workbench").use_sample(n))
+
+
+def state_models(state: Mapping[str, Any]) -> tuple[str, ...]:
+    """The model choice in a UI state (empty when missing or malformed).
+
+    >>> state_models({"models": ["bow", "minilm"]}), state_models({"models": "bow"})
+    (('bow', 'minilm'), ())
+    """
+    value = state.get("models")
+    ok = isinstance(value, list) and all(isinstance(m, str) for m in value)
+    return tuple(value) if ok else ()
+
+
+def state_paths(state: Mapping[str, Any]) -> dict[str, str]:
+    """The last path per file prompt in a UI state (entries that are not text are dropped).
+
+    >>> state_paths({"last_paths": {"export": "/tmp/a.csv", "bad": 3}}), state_paths({})
+    ({'export': '/tmp/a.csv'}, {})
+    """
+    value = state.get("last_paths")
+    if not isinstance(value, dict):
+        return {}
+    return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str) and v}
 
 
 def all_binding_ids() -> dict[str, Binding]:

@@ -6,6 +6,7 @@ fast, pasted without bracketed paste, or sent by ``tmux send-keys``.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -333,3 +334,47 @@ def test_clsd_models_embed_in_small_chunks_with_a_cancel_check_between() -> None
     assert calls == [2, 2]  # stopped before the third chunk
     lexical = ModelSpec("bow", encode, {"kind": "lexical"})
     assert chunked(lexical, 2) is lexical  # fits its vocabulary on one call's texts: left whole
+
+
+def test_the_last_path_of_each_file_prompt_is_kept_across_restarts(tmp_path: Path) -> None:
+    """Issue 15, item 8: a file prompt offers the path given last time, also after the app restarts."""
+    sentences = tmp_path / "my sentences.txt"
+    sentences.write_text("The cat chased the small mouse.\n", encoding="utf-8")
+    out = tmp_path / "out" / "basket.csv"
+    out.parent.mkdir()
+
+    async def first() -> None:
+        app = app_for(tmp_path, models=("bow",))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await pilot.press("ctrl+o", "ctrl+u")
+            await type_text(pilot, str(sentences))
+            await pilot.press("enter")
+            await settle(app, pilot)
+            await pilot.press("escape", "a", "ctrl+s", "ctrl+u")  # to the candidates, accept, export
+            await type_text(pilot, str(out))
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert out.exists(), app.notices
+
+    async def second() -> None:
+        app = app_for(tmp_path, models=("bow",), restore="always")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await pilot.press("ctrl+o")
+            await pilot.pause()
+            assert app.screen.query_one("#prompt-input", Input).value == str(sentences)
+            await pilot.press("escape")
+            await pilot.press("f3", "ctrl+o")  # a prompt of another kind was never given a path: its own default
+            await pilot.pause()
+            assert app.screen.query_one("#prompt-input", Input).value == ""
+            await pilot.press("escape", "f2", "ctrl+s")
+            await pilot.pause()
+            assert len(app.curation.basket) == 1
+            assert app.screen.query_one("#prompt-input", Input).value == str(out)
+
+    run(first())
+    state = json.loads((tmp_path / "ui-state.json").read_text(encoding="utf-8"))
+    assert state["last_paths"] == {"sentences": str(sentences), "export": str(out)}
+    assert "models" not in state  # never chosen in the app: the config's choice still rules
+    run(second())
