@@ -57,8 +57,13 @@ def foil_record(
     kept: bool | None = None,
     decided_by: str = "",
     provenance: Mapping[str, Any] | None = None,
+    fluency: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The JSON record of one foil: texts, edit, graphs, changed span, verdicts, provenance."""
+    """The JSON record of one foil: texts, edit, graphs, changed span, verdicts, fluency, provenance.
+
+    ``fluency`` is ``{scorer, source, foil, delta}`` (:func:`core.fluency.relative_fluency`);
+    None (not scored) is kept as null so every record has the field.
+    """
     edit = candidate.edit
     real = candidate.realization
     source = edit.source
@@ -94,6 +99,7 @@ def foil_record(
         "generator": real.generator,
         "error": real.error,
         **({"provenance": dict(provenance)} if provenance else {}),
+        "fluency": None if fluency is None else dict(fluency),
     }
 
 
@@ -181,6 +187,7 @@ def _foil_types(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "aligned_tokens": pa.list_(pa.struct([("node", text), ("tokens", texts)])),
         "alignment": pa.list_(pa.struct([("node", text), ("tokens", pa.list_(pa.int64()))])),
         "verdicts": pa.list_(verdict),
+        "fluency": pa.struct([("scorer", text), ("source", pa.float64()), ("foil", pa.float64()), ("delta", pa.float64())]),
     }
     return types
 

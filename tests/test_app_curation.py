@@ -286,3 +286,44 @@ def test_two_windows_on_one_journal_do_not_corrupt_it(tmp_path: Path) -> None:
     # after a restart each journal restores exactly its window's basket
     assert [r["foil"] for r in CurationSession.open(journal, restore=True).basket] == [foil["foil"]]
     assert [r["foil"] for r in CurationSession.open(tmp_path / "journal-2.jsonl", restore=True).basket] == kept
+
+
+# -- the fluency delta: on the candidates, in the basket, in the curated record -----------------------
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+def test_the_fluency_delta_is_shown_and_kept_in_the_curated_record(tmp_path: Path, size: tuple[int, int]) -> None:
+    from core.fluency import get_scorer, relative_fluency
+
+    async def scenario() -> None:
+        app = app_for(tmp_path)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            screen = await craft(app, pilot, SENTENCE, PARAPHRASE)
+            table = screen.query_one("#candidates", DataTable)
+            assert "fluency" in table.columns  # also at 80x24 with three models
+            realized = [r for r in screen.rows if not r.error]
+            expected = relative_fluency(get_scorer("trigram"), [SENTENCE] * len(realized), [r.text for r in realized])
+            assert [r.fluency for r in realized] == expected  # the real trigram scorer, foil minus source
+            for n in range(table.row_count):
+                row = screen.rows[int(table.coordinate_to_cell_key((n, 0)).row_key.value)]
+                assert str(table.get_row_at(n)[list(table.columns).index("fluency")]) == f"{row.fluency['delta']:+.2f}"
+            texts = await decide(pilot, screen, "a")
+            record = app.curation.basket[0]
+            assert record["foil"] == texts[0] and record["fluency"] == next(r.fluency for r in screen.rows if r.text == texts[0])
+            await pilot.press("ctrl+s", "ctrl+u")
+            await type_text(pilot, str(tmp_path / "foils.jsonl"))
+            await pilot.press("enter")
+            await settle(app, pilot)
+            await pilot.press("f4")
+            await pilot.pause()
+            basket = app.screen.query_one("#basket-table", DataTable)
+            if size[0] >= 100:
+                cell = basket.get_row_at(0)[list(basket.columns).index("fluency")]
+                assert str(cell) == f"{record['fluency']['delta']:+.2f}"
+            detail = str(app.screen.query_one("#basket-detail").render())
+            assert f"delta {record['fluency']['delta']:+.3f}" in detail
+        exported = [json.loads(line) for line in (tmp_path / "foils.jsonl").read_text(encoding="utf-8").splitlines()]
+        assert exported[0]["fluency"]["scorer"] == "trigram" and exported[0]["fluency"]["delta"] == record["fluency"]["delta"]
+
+    run(scenario())
