@@ -45,6 +45,8 @@ FALLBACK_SAMPLES: tuple[tuple[str, str], ...] = (
     ("She is happy because her team won the final.", "Her team won the final, which made her happy."),
 )
 
+QUIT_SCORING_WAIT = 3.0  # seconds quitting waits for decided foils' scores before leaving them unscored
+
 # Screens other issues add; registered only when their module exists (imported lazily).
 OPTIONAL_SCREENS: Mapping[str, tuple[str, str]] = {
     "variation": ("smithtui.screens.variation", "VariationScreen"),
@@ -169,6 +171,13 @@ class SmithApp(App[None]):
 
     class ModelsChanged(Message):
         """Posted to the workbench and Compare when the shared model choice changed (:meth:`SmithApp.set_models`)."""
+
+    class Rescored(Message):
+        """A restored unscored foil, scored now (or the reason it could not be)."""
+
+        def __init__(self, record: dict[str, Any], error: str = "") -> None:
+            super().__init__()
+            self.record, self.error = record, error
 
     class ExportDone(Message):
         def __init__(self, result: Any) -> None:
@@ -375,6 +384,8 @@ class SmithApp(App[None]):
         if restore and self.curation.basket:
             self.notify(f"restored {len(self.curation.basket)} foil(s) in the basket", markup=False)
         self.basket_changed()
+        if restore:
+            self.rescore_unscored()
         if restore and self.previous is not None and self.previous.last_input:
             with contextlib.suppress(Exception):
                 self.get_screen_for_mode("workbench").restore_input(self.previous.last_input)
@@ -436,11 +447,70 @@ class SmithApp(App[None]):
         return stopped
 
     async def action_quit(self) -> None:
-        """Quit, cancelling running jobs first and saying so (the CLI prints it when the terminal is back)."""
+        """Quit, cancelling running jobs first and saying so (the CLI prints it when the terminal is back).
+
+        Foils decided before their scores arrived get up to :data:`QUIT_SCORING_WAIT` seconds to be
+        completed; those still unscored stay ``scored: false`` in the journal and are re-scored at the
+        next start (restore).
+        """
         stopped = self.cancel_jobs()
-        if stopped:
-            self.quit_note = f"smithtui: quit cancelled the running job(s) on: {', '.join(stopped)}"
+        notes = [f"quit cancelled the running job(s) on: {', '.join(stopped)}"] if stopped else []
+        curation = self.curation
+        if curation is not None and curation.pending:
+            import asyncio
+            import time
+
+            self.notify(f"waiting for {curation.pending} decided foil(s) to be scored…", markup=False)
+            deadline = time.monotonic() + QUIT_SCORING_WAIT
+            while curation.pending and time.monotonic() < deadline and self._scoring_workers():
+                await asyncio.sleep(0.05)  # the workbench completes them as their scores arrive
+            if curation.pending:
+                notes.append(
+                    f"{curation.pending} foil(s) in the basket are not scored yet (scored: false in the journal); "
+                    "they are re-scored when you restore this session"
+                )
+        self.quit_note = "\n".join(f"smithtui: {n}" for n in notes)
         self.exit()
+
+    def _scoring_workers(self) -> bool:
+        return any(w.group == "complete" and not w.is_finished for w in self.workers)
+
+    def rescore_unscored(self) -> None:
+        """Re-score the restored basket's foils that the last session left unscored (in a worker)."""
+        curation = self.curation
+        records = curation.unscored() if curation is not None else []
+        if records:
+            self.notify(f"re-scoring {len(records)} foil(s) the last session left unscored", markup=False)
+            self.rescore_worker(records)
+
+    @work(thread=True, group="complete", exit_on_error=False)
+    def rescore_worker(self, records: list[dict[str, Any]]) -> None:
+        from core.curation import rescore_record
+
+        for record in records:
+            try:
+                done = rescore_record(self.backends.pipeline(), record, self.backends.embedder)
+            except SmithError as exc:
+                self.post_message(self.Rescored(record, f"{exc.message} ({exc.hint})" if exc.hint else exc.message))
+            except Exception as exc:  # a backend failure: the foil stays marked unscored
+                self.post_message(self.Rescored(record, f"{type(exc).__name__}: {exc}"))
+            else:
+                self.post_message(self.Rescored(done))
+
+    def on_smith_app_rescored(self, message: Rescored) -> None:
+        curation = self.curation
+        if curation is None:
+            return
+        record = message.record
+        if message.error:
+            record = {**record, "rescore_error": message.error}
+            self.notify(f"cannot re-score “{record.get('foil')}”: {message.error}", severity="warning", markup=False)
+        try:
+            curation.complete(record)
+        except SmithError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        self.basket_changed()
 
     def get_screen_for_mode(self, mode: str) -> Any:
         stack = self._screen_stacks.get(mode) or []

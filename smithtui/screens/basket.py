@@ -162,6 +162,8 @@ class BasketScreen(Screen[None]):
             text.append(f"\nfluency ({fl.get('scorer')}): delta {fl['delta']:+.3f}", style="dim")
         if rec.get(PENDING):
             text.append(f"\nnot scored yet: {', '.join(rec[PENDING])} (filled in when the scores arrive)", style="yellow")
+        if rec.get("rescore_error"):
+            text.append(f"\ncould not be re-scored: {rec['rescore_error']} (exports mark it NOT SCORED)", style="yellow")
         for model, c in (rec.get("spotcheck") or {}).items():
             text.append(f"\n{model}: margin {c['margin']:+.3f}", style="bold red" if c.get("fooled") else "")
             if c.get("fooled"):

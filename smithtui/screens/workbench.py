@@ -26,7 +26,7 @@ from textual.widgets import DataTable, Header, Input, OptionList, Static, Tree
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from core.curation import PENDING, record_key, word_overlap
+from core.curation import PENDING, record_key, spotcheck_entry, word_overlap
 from core.errors import SmithError
 from core.types import RULE_NAMES, RULES
 from smithtui.widgets.footer import FitFooter
@@ -958,17 +958,7 @@ class WorkbenchScreen(Screen[None]):
             provenance=prov,
             fluency=row.fluency,
         )
-        record["spotcheck"] = {
-            m: {
-                "sim_foil": round(c.sim_foil, 6),
-                "sim_reference": round(c.sim_reference, 6),
-                "reference": c.reference,
-                "margin": round(c.margin, 6),
-                "fooled": c.fooled,
-            }
-            for m, c in row.checks.items()
-            if c is not None and c.ok
-        }
+        record["spotcheck"] = {m: spotcheck_entry(c) for m, c in row.checks.items() if c is not None and c.ok}
         record["edited_by_hand"] = row.edited
         if row.edited:
             record["original_foil"] = row.original_text
