@@ -18,7 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -227,6 +227,9 @@ class SmithApp(App[None]):
             mode: spec for mode, spec in candidates.items() if importlib.util.find_spec(spec[0]) is not None
         }
         self.key_overrides, self.unknown_keys = resolve_key_overrides(settings.ui.keys)
+        from smithtui.keybursts import BurstGuard
+
+        self.bursts = BurstGuard()  # unbracketed pastes on a pane are text, not commands
         self._modes.update(
             {
                 "workbench": self._make_workbench,
@@ -284,6 +287,39 @@ class SmithApp(App[None]):
         """``-narrow`` below 100 columns, ``-short`` below 30 rows: the stylesheet's compact layout."""
         self.set_class(event.size.width < 100, "-narrow")
         self.set_class(event.size.height < 30, "-short")
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded and self._pasted_on_pane(event):
+            return
+        await super().on_event(event)
+
+    def _pasted_on_pane(self, event: events.Key) -> bool:
+        """A burst of keys faster than typing on a pane is a paste: into the sentence box, or dropped (never run)."""
+        from textual.widgets import Input, TextArea
+
+        from smithtui.keybursts import queued_keys
+
+        if isinstance(self.focused, (Input, TextArea)):
+            self.bursts.last = None  # typing in a text box: it takes pastes itself
+            return False
+        if self.bursts.last is None and event.key == self.key_overrides.get("workbench.focus_input", "i"):
+            return False  # "i" then text, typed fast (or over a slow link): i focuses the box, the text goes there
+        if not self.bursts.in_burst(event, queued_keys(self)):
+            return False
+        box = self.screen.query("#sentence").first() if self.screen.id == "workbench" else None
+        if isinstance(box, Input):
+            self.screen.set_focus(box)  # the rest of the burst is typed there as it comes, after this key
+            key = events.Key("space", " ") if event.key in ("enter", "tab") else events.Key(event.key, event.character)
+            box.post_message(key)  # behind the box's focus event (which may select what it holds)
+            if self.bursts.started:
+                self.notify("pasted text goes into the sentence box: a paste never runs a pane's keys", markup=False)
+        elif self.bursts.started:
+            self.notify(
+                "ignored keys arriving faster than anyone types (a paste?): paste into a text box instead",
+                severity="warning",
+                markup=False,
+            )
+        return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # a screen that is not installed is hidden from the footer and the palette

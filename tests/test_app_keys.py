@@ -378,3 +378,54 @@ def test_the_last_path_of_each_file_prompt_is_kept_across_restarts(tmp_path: Pat
     assert state["last_paths"] == {"sentences": str(sentences), "export": str(out)}
     assert "models" not in state  # never chosen in the app: the config's choice still rules
     run(second())
+
+
+def paste_keys(app, text: str) -> None:
+    """Post ``text`` as key events all at once, as a terminal without bracketed paste sends a paste."""
+    for ch in text:
+        key = {" ": "space", "\n": "enter"}.get(ch, ch)
+        app.post_message(events.Key(key, None if ch == "\n" else ch))
+
+
+def test_an_unbracketed_paste_on_a_pane_runs_no_keys(tmp_path: Path) -> None:
+    """Issue 15, item 6: a paste sent as bare key events (no bracketed-paste markers) is text, not a/r/u/e."""
+    from textual.widgets import DataTable
+
+    pasted = "The rebel leader easily escaped the angry guards."
+
+    async def scenario() -> None:
+        app = app_for(tmp_path, models=("bow",))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            await type_text(pilot, SENTENCE)
+            await pilot.press("enter")
+            await settle(app, pilot)
+            table = screen.query_one("#candidates", DataTable)
+            assert screen.focused is table and table.row_count
+            screen.query_one("#sentence", Input).value = ""
+            paste_keys(app, "every reader accepts")  # e, r, a, u: edit, reject, accept, undo on a pane
+            await pilot.pause()
+            assert not isinstance(app.screen, PromptScreen)  # the "e" did not open the edit dialog
+            assert app.curation.basket == [] and not app.curation.can_undo  # no a, no r
+            assert screen.focused is screen.query_one("#sentence")
+            assert screen.query_one("#sentence", Input).value == "every reader accepts"
+            assert any("sentence box" in msg for _, _, msg in app.notices)
+            # typed keys still work as keys: one at a time, as a person presses them
+            await pilot.press("escape", "a")
+            await pilot.pause()
+            assert len(app.curation.basket) == 1
+            # on the basket (no sentence box) a burst is dropped, with a notice
+            await pilot.press("f4")
+            await pilot.pause()
+            basket = app.screen
+            assert basket.focused is basket.query_one("#basket-table")
+            paste_keys(app, pasted + "\n")  # its d would remove, its u undo
+            await pilot.pause()
+            assert len(app.curation.basket) == 1 and app.screen is basket
+            assert any("faster than anyone types" in msg for _, _, msg in app.notices)
+            await pilot.press("d")  # and a single d still removes
+            await pilot.pause()
+            assert app.curation.basket == []
+
+    run(scenario())
