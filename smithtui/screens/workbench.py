@@ -693,6 +693,7 @@ class WorkbenchScreen(Screen[None]):
             self.rows[i].fluency = fluency
             if str(i) in table.rows and "fluency" in table.columns:
                 table.update_cell(str(i), "fluency", self._fluency_text(self.rows[i]))
+        self.timings["fluency"] = time.perf_counter()
         self._show_detail()
 
     def _fluency_text(self, row: Row) -> Text:
