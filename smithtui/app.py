@@ -289,9 +289,33 @@ class SmithApp(App[None]):
         self.set_class(event.size.height < 30, "-short")
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and not event.is_forwarded and self._pasted_on_pane(event):
+        keyed = isinstance(event, events.Key) and not event.is_forwarded
+        if keyed and (self._pasted_on_pane(event) or await self._edit_key_in_order(event)):
             return
         await super().on_event(event)
+
+    async def _edit_key_in_order(self, event: events.Key) -> bool:
+        """An editing key on a text box (ctrl+u, backspace, ←, Enter) runs in the box's own queue, after the
+        letters typed before it and before those typed after it.
+
+        Textual runs a widget's key bindings only once the key has bubbled back to the app, so in a fast
+        burst (``ctrl+u`` then a path, over tmux or SSH) the letters were typed first and ``ctrl+u`` then
+        deleted them.
+        """
+        from textual.widgets import Input
+
+        box = self.focused
+        if not isinstance(box, Input) or event.is_printable:
+            return False
+        bindings = [b for b in box._bindings.key_to_bindings.get(event.key, ()) if not b.priority]
+        if not bindings:
+            return False
+        if not self.app_focus:
+            self.app_focus = True
+        if await self._check_bindings(event.key, priority=True):  # the app's and screen's priority keys first
+            return True
+        box.call_later(self.run_action, bindings[0].action, box)
+        return True
 
     def _pasted_on_pane(self, event: events.Key) -> bool:
         """A burst of keys faster than typing on a pane is a paste: into the sentence box, or dropped (never run)."""

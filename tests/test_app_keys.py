@@ -429,3 +429,23 @@ def test_an_unbracketed_paste_on_a_pane_runs_no_keys(tmp_path: Path) -> None:
             assert app.curation.basket == []
 
     run(scenario())
+
+
+def test_ctrl_u_then_text_in_one_burst_keeps_the_text(tmp_path: Path) -> None:
+    """Found by hand in tmux: ctrl+u and a path sent together left the prompt empty (the letters went in first)."""
+
+    async def scenario() -> None:
+        app = app_for(tmp_path, models=("bow",))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            box = app.screen.query_one("#sentence", Input)
+            box.value = "an old sentence"
+            box.cursor_position = len(box.value)
+            burst(app, [("ctrl+u", None), *letters("The cat sat."), ("left", None), ("backspace", None)])
+            await pilot.pause()
+            assert box.value == "The cat sa." and box.cursor_position == len("The cat sa")
+            burst(app, [("end", None), ("ctrl+u", None), *letters("Dogs bark."), ("enter", None)])  # Enter still crafts
+            await settle(app, pilot)
+            assert app.screen.parsed is not None and app.screen.parsed.text == "Dogs bark."
+
+    run(scenario())
