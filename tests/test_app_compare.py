@@ -241,6 +241,7 @@ def test_cancel_a_running_evaluation(tmp_path: Path, monkeypatch: pytest.MonkeyP
             label = str(screen.query_one("#progress-label", Static).render())
             # the current model, the counts and the time left while it runs
             assert "minilm: embedding" in label and "(1/1 models)" in screen.stage and "ETA" in label, label
+            assert label.startswith("ETA")  # first, so an 80-column screen still shows it
             await pilot.press("escape")
             await settle(app, pilot)
             assert not screen.running

@@ -392,13 +392,13 @@ class CompareScreen(Screen[None]):
         self._show_progress()
 
     def progress_text(self) -> str:
-        """``model: embedding N texts (k/n models) — done/total · ETA …`` of the running evaluation."""
+        """``ETA … · done/total — model: embedding N texts (k/n models)`` of the running evaluation."""
         from core.progress import format_eta
 
         done, total = self.counts
         eta = format_eta(self._eta.update(done, total)) if self._eta is not None and total else ""
-        tail = " · ".join(p for p in (f"{done}/{total}" if total else "", eta) if p)
-        return f"{self.stage} — {tail}" if tail else self.stage
+        head = " · ".join(p for p in (eta, f"{done}/{total}" if total else "") if p)  # first: room is short at 80 columns
+        return f"{head} — {self.stage}" if head else self.stage
 
     def _show_progress(self) -> None:
         self.query_one("#progress-label", Static).update(Text(self.progress_text(), overflow="ellipsis", no_wrap=True))

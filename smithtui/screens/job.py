@@ -8,7 +8,7 @@ yields, in its layout, ``Button`` ``#<prefix>-run`` and ``#<prefix>-cancel``, ``
 (cancelled, a :class:`~core.errors.SmithError` with its hint, or an unexpected error) and never
 lets an exception kill the app. While a job runs, :meth:`_stage` names what it is doing (the
 stage, the current model) and :meth:`_progress` moves the bar; the status line shows both with
-the time left (:class:`core.progress.Eta`): ``minilm: embedding 320 texts — 96/320 · ETA 12 s``;
+the time left (:class:`core.progress.Eta`): ``ETA 12 s · 96/320 — minilm: embedding 320 texts``;
 a job whose counts start again (a stage of its own) gets the ETA of that stage.
 The bar stays still (not the indeterminate animation) until a job starts.
 """
@@ -151,12 +151,12 @@ class JobScreen(Screen):
         self._show_progress()
 
     def progress_text(self) -> str:
-        """``stage — done/total · ETA …`` of the running job."""
+        """``ETA … · done/total — stage`` of the running job."""
         done, total = self.counts
         eta = format_eta(self._eta.update(done, total)) if self._eta is not None and total else ""
         counts = f"{done}/{total}" if total else ""
-        tail = " · ".join(p for p in (counts, eta) if p)
-        return f"{self.stage} — {tail}" if tail and self.stage else self.stage or tail
+        head = " · ".join(p for p in (eta, counts) if p)  # first: at 80 columns the stage may be cut off
+        return f"{head} — {self.stage}" if head and self.stage else self.stage or head
 
     def _show_progress(self) -> None:
         self._status(self.progress_text())

@@ -827,7 +827,8 @@ class WorkbenchScreen(Screen[None]):
             table.add_column("Flu", key="fluency", width=FLUENCY_W)
         if self.show_edit_column:
             table.add_column("Edit", key="edit", width=20)
-        table.add_column("Foil (changes highlighted)", key="foil", width=self.foil_width)
+        title = "Foil (changes highlighted)"
+        table.add_column(title if len(title) <= self.foil_width else "Foil", key="foil", width=self.foil_width)
 
     def _mark(self, row: Row) -> Text:
         curation = self.app.curation
