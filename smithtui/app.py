@@ -330,13 +330,15 @@ class SmithApp(App[None]):
             return False  # "i" then text, typed fast (or over a slow link): i focuses the box, the text goes there
         if not self.bursts.in_burst(event, queued_keys(self)):
             return False
-        box = self.screen.query("#sentence").first() if self.screen.id == "workbench" else None
+        target = getattr(self.screen, "PASTE_TARGET", "")  # the screen's main text box, if it has one
+        box = self.screen.query(target).first() if target else None
         if isinstance(box, Input):
             self.screen.set_focus(box)  # the rest of the burst is typed there as it comes, after this key
             key = events.Key("space", " ") if event.key in ("enter", "tab") else events.Key(event.key, event.character)
             box.post_message(key)  # behind the box's focus event (which may select what it holds)
             if self.bursts.started:
-                self.notify("pasted text goes into the sentence box: a paste never runs a pane's keys", markup=False)
+                where = {"sentence": "sentence box", "var-books": "book box", "clsd-data": "data set box"}.get(box.id or "")
+                self.notify(f"pasted text goes into the {where or 'text box'}: a paste never runs a pane's keys", markup=False)
         elif self.bursts.started:
             self.notify(
                 "ignored keys arriving faster than anyone types (a paste?): paste into a text box instead",

@@ -449,3 +449,24 @@ def test_ctrl_u_then_text_in_one_burst_keeps_the_text(tmp_path: Path) -> None:
             assert app.screen.parsed is not None and app.screen.parsed.text == "Dogs bark."
 
     run(scenario())
+
+
+def test_the_variation_screen_takes_a_typed_or_pasted_path_in_its_book_box(tmp_path: Path) -> None:
+    """Found by hand in tmux: on F5 a typed path went nowhere (no box had the focus; now the book box has)."""
+    from smithtui.app import OPTIONAL_SCREENS
+
+    async def scenario() -> None:
+        app = app_for(tmp_path, models=("bow",), optional_screens=OPTIONAL_SCREENS)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("f5")
+            await pilot.pause()
+            screen = app.screen
+            books = screen.query_one("#var-books", Input)
+            assert screen.focused is books
+            screen.set_focus(screen.query_one("#var-passages"))
+            burst(app, letters("/data/emma.txt"))  # a paste on the passage list: into the book box, no / filter
+            await pilot.pause()
+            assert books.value == "/data/emma.txt" and not screen.query_one("#var-search").display
+
+    run(scenario())

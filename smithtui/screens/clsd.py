@@ -92,6 +92,7 @@ class CLSDScreen(JobScreen):
     """Cross-lingual semantic discrimination: P@1 by direction and condition, and the rows a model got wrong."""
 
     PREFIX = "clsd"
+    PASTE_TARGET = "#clsd-data"
 
     BINDINGS: ClassVar[list[Binding]] = [
         Binding("w", "focus_wrong", "Wrong rows"),
@@ -197,6 +198,7 @@ class CLSDScreen(JobScreen):
         yield FitFooter()
 
     def on_mount(self) -> None:
+        super().on_mount()
         self.query_one("#clsd-models", SelectionList).border_title = "models"
         results = self.query_one("#clsd-results", DataTable)
         results.add_columns("model", "direction", "condition", "P@1 %", "pooled R@1 %", "scored", "excluded")

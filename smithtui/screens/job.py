@@ -37,6 +37,7 @@ class JobScreen(Screen):
     """Run/Cancel, progress and status for one job at a time (see the module docstring)."""
 
     PREFIX: ClassVar[str] = "job"
+    PASTE_TARGET: ClassVar[str] = ""  # the text box a paste on a pane goes to (smithtui.keybursts); focused first
     BINDINGS: ClassVar[list[Binding]] = [  # Textual merges these before a subclass's own bindings
         Binding("ctrl+r", "run", "Run"),
         Binding("escape", "cancel", "Cancel"),
@@ -54,6 +55,10 @@ class JobScreen(Screen):
         self._eta: Eta | None = None
         self.stage = ""  # what the running job is doing now ("minilm: embedding 320 texts")
         self.counts: tuple[int, int] = (0, 0)  # (done, total) of the running job
+
+    def on_mount(self) -> None:
+        if self.PASTE_TARGET:
+            self.set_focus(self.query_one(self.PASTE_TARGET))  # a newcomer types the path straight away
 
     def _widget_id(self, part: str) -> str:
         return f"#{self.PREFIX}-{part}"

@@ -105,6 +105,7 @@ class VariationScreen(JobScreen):
     """Semantic variation across embedding models, with progress, cancel and agreement heatmaps."""
 
     PREFIX = "var"
+    PASTE_TARGET = "#var-books"
 
     BINDINGS: ClassVar[list[Binding]] = [
         Binding("m", "next_fraction", "PAF/NAF/DDAF"),
@@ -186,6 +187,7 @@ class VariationScreen(JobScreen):
         yield FitFooter()
 
     def on_mount(self) -> None:
+        super().on_mount()
         table = self.query_one("#var-passages", DataTable)
         table.add_columns("#", "sent", "score", "votes", "spread", "passage")
 

@@ -181,6 +181,8 @@ def sentence_id(text: str) -> str:
 class WorkbenchScreen(Screen[None]):
     """Sentence → graph → edits → foils → verdicts and spot checks → basket."""
 
+    PASTE_TARGET: ClassVar[str] = "#sentence"  # where a paste on a pane goes (smithtui.keybursts)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+g", "generate", "Craft", id="workbench.generate"),
         Binding("a", "accept", "Accept", id="workbench.accept"),
