@@ -290,9 +290,25 @@ class SmithApp(App[None]):
 
     async def on_event(self, event: events.Event) -> None:
         keyed = isinstance(event, events.Key) and not event.is_forwarded
-        if keyed and (self._pasted_on_pane(event) or await self._edit_key_in_order(event)):
+        if keyed and (
+            self._pasted_on_pane(event) or await self._focus_key_at_once(event) or await self._edit_key_in_order(event)
+        ):
             return
         await super().on_event(event)
+
+    async def _focus_key_at_once(self, event: events.Key) -> bool:
+        """Tab / shift+tab move the focus before the next key is routed (``Tab`` then ``minilm`` types into the
+        next box, not the one being left, which is what Textual's late focus binding did in a fast burst)."""
+        if event.key not in ("tab", "shift+tab"):
+            return False
+        self.app_focus = True
+        if await self._check_bindings(event.key, priority=True):  # a screen's own priority tab (completion, panes)
+            return True
+        if event.key == "tab":
+            self.screen.focus_next()
+        else:
+            self.screen.focus_previous()
+        return True
 
     async def _edit_key_in_order(self, event: events.Key) -> bool:
         """An editing key on a text box (ctrl+u, backspace, ←, Enter) runs in the box's own queue, after the
@@ -310,8 +326,7 @@ class SmithApp(App[None]):
         bindings = [b for b in box._bindings.key_to_bindings.get(event.key, ()) if not b.priority]
         if not bindings:
             return False
-        if not self.app_focus:
-            self.app_focus = True
+        self.app_focus = True
         if await self._check_bindings(event.key, priority=True):  # the app's and screen's priority keys first
             return True
         box.call_later(self.run_action, bindings[0].action, box)

@@ -470,3 +470,22 @@ def test_the_variation_screen_takes_a_typed_or_pasted_path_in_its_book_box(tmp_p
             assert books.value == "/data/emma.txt" and not screen.query_one("#var-search").display
 
     run(scenario())
+
+
+def test_tab_in_a_burst_moves_on_before_the_next_letters(tmp_path: Path) -> None:
+    """Found by hand in tmux: on F5, 'path Tab ctrl+u minilm' sent at once put 'minilm' in the book box."""
+    from smithtui.app import OPTIONAL_SCREENS
+
+    async def scenario() -> None:
+        app = app_for(tmp_path, models=("bow",), optional_screens=OPTIONAL_SCREENS)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("f5")
+            await pilot.pause()
+            screen = app.screen
+            burst(app, [*letters("/data/emma.txt"), ("tab", None), ("ctrl+u", None), *letters("minilm")])
+            await pilot.pause()
+            assert screen.query_one("#var-books", Input).value == "/data/emma.txt"
+            assert screen.query_one("#var-models", Input).value == "minilm"
+
+    run(scenario())
