@@ -215,5 +215,10 @@ def test_slash_filters_the_passage_list(source: RegistrySource) -> None:
             await pilot.press("slash", *["backspace"] * len(word), "enter")
             await pilot.pause()
             assert table.row_count == len(every) and screen.focused is table
+            await pilot.resize_terminal(80, 24)  # at 80 columns each passage is cut to fit, with an ellipsis
+            await pilot.pause()
+            widths = [sum(c.get_render_width(table) for c in table.columns.values())]
+            assert widths[0] <= 80 - 2, widths
+            assert any(str(table.get_row_at(i)[5]).endswith("…") for i in range(table.row_count))
 
     asyncio.run(scenario())

@@ -32,6 +32,8 @@ from smithtui.screens.job import CANCEL_CHUNK, JobScreen
 from smithtui.widgets.footer import FitFooter
 
 FRACTIONS = ("paf", "naf", "ddaf")
+PASSAGE_COLUMNS = ("#", "sent", "score", "votes", "spread", "passage")
+PASSAGE_FIXED = 3 + 5 + 6 + 6 + 7 + 2 * 6 + 2  # the passage table's number columns, their padding, the scroll bar
 _LABELS = {"paf": "PAF", "naf": "NAF", "ddaf": "DDAF (row +, col -)", "ssm_corr": "SSM r", "series_corr": "series r"}
 # A perceptual ramp (viridis-like) from low to high.
 _RAMP = ((68, 1, 84), (59, 82, 139), (33, 145, 140), (94, 201, 98), (253, 231, 37))
@@ -189,7 +191,7 @@ class VariationScreen(JobScreen):
     def on_mount(self) -> None:
         super().on_mount()
         table = self.query_one("#var-passages", DataTable)
-        table.add_columns("#", "sent", "score", "votes", "spread", "passage")
+        table.add_columns(*PASSAGE_COLUMNS)
 
     # ----- actions -------------------------------------------------------------------------------
 
@@ -345,9 +347,14 @@ class VariationScreen(JobScreen):
             label += f" — {len(shown)} of {total} match “{self.search.strip()}”"
         self.query_one("#var-passages-label", Label).update(Text(label + "  [/: filter]"))
         table = self.query_one("#var-passages", DataTable)
-        table.clear()
+        table.clear(columns=True)  # auto-sized columns only shrink when they are made again
+        table.add_columns(*PASSAGE_COLUMNS)
+        room = max(20, min(160, self.app.size.width - PASSAGE_FIXED))  # the passage fits beside the numbers
         for p in shown:
             table.add_row(
                 str(p.rank), str(p.sentence_id), f"{p.score:.2f}", f"{p.votes}/{n_models}", f"{p.spread:.2f}",
-                p.text if len(p.text) <= 160 else p.text[:157] + "…",
+                p.text if len(p.text) <= room else p.text[: room - 1] + "…",
             )
+
+    def on_resize(self, _event: Any) -> None:
+        self._fill_passages()
