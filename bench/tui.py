@@ -7,13 +7,14 @@
 2. Generate → table: with the default backends (spaCy parser, WordNet rules,
    realizer, round-trip validator) and three embedders (bow, tfidf, minilm) already
    loaded, press ctrl+g on a 20-word sentence and time until the table has its rows
-   ("rows") and until every cell is filled: three margins and the verdicts ("all").
+   ("rows") and until every cell is filled: three margins, the fluency deltas and the verdicts ("all").
    Target ≤ 0.5 s for the rows.
 3. Cancel → idle, on every job screen: Compare (three models over the shared PAWS
    triples), Variation (MiniLM over a shared Austen novel) and CLSD (MiniLM over the
    shared WMT19 set), each with an empty embedding cache so the job really computes.
    Once the job has reported progress, press escape and time until the screen is idle
-   again (Run enabled). Target ≤ 2 s. Skipped when the shared data is absent.
+   again (Run enabled), and until its worker thread has really stopped. Target ≤ 2 s.
+   Skipped when the shared data is absent.
 
 Prints medians, the ratio to each target and the machine's load average (the
 machines are shared; a busy machine inflates every figure).
@@ -116,7 +117,7 @@ async def generate_times(runs: int) -> tuple[list[float], list[float], int]:
                 await pilot.pause()
                 t = screen.timings
                 rows_t.append(t["candidates"] - t["pressed"])
-                all_t.append(max(v for k, v in t.items() if k in ("verdicts",) or k.startswith("model:")) - t["pressed"])
+                all_t.append(max(v for k, v in t.items() if k in ("verdicts", "fluency") or k.startswith("model:")) - t["pressed"])
                 n_rows = max(n_rows, len(screen.rows))
     return rows_t[1:], all_t[1:], n_rows
 
@@ -131,7 +132,7 @@ async def _wait(predicate: object, timeout: float) -> bool:
 
 
 async def cancel_times(runs: int) -> dict[str, list[float]]:
-    """Seconds from escape to an idle screen, per job screen (a fresh, empty embedding cache each run)."""
+    """Seconds from escape to an idle screen and to a stopped worker, per job screen (a fresh, empty cache each run)."""
     from textual.widgets import Input, ProgressBar, SelectionList
 
     from core.config import Settings, apply_overrides
@@ -141,6 +142,7 @@ async def cancel_times(runs: int) -> dict[str, list[float]]:
     book = SHARED / "books" / "austen_emma.txt"
     clsd = SHARED / "clsd" / "CLSD_wmt2019_adversarial_dataset.csv"
     out: dict[str, list[float]] = {"compare": [], "variation": [], "clsd": []}
+    stopped: dict[str, list[float]] = {name: [] for name in out}
     if not (paws.exists() and book.exists() and clsd.exists()):
         print(f"cancel → idle: shared data not found under {SHARED}; skipped")
         return {}
@@ -181,7 +183,8 @@ async def cancel_times(runs: int) -> dict[str, list[float]]:
                     if await _wait(idle, 120):
                         out[screen_name].append(time.perf_counter() - t0)
                     await app.workers.wait_for_complete()
-    return out
+                    stopped[screen_name].append(time.perf_counter() - t0)
+    return {**out, **{f"{name} (worker stopped)": times for name, times in stopped.items()}}
 
 
 def report(label: str, times: list[float], target: float | None = None) -> None:
@@ -207,7 +210,7 @@ def main() -> int:
     if "generate" not in skip:
         rows, full, n = asyncio.run(generate_times(args.runs))
         report(f"generate key → candidates table rows ({n} max)", rows, GENERATE_TARGET)
-        report(f"generate key → every cell ({len(MODELS)} models + verdicts)", full)
+        report(f"generate key → every cell ({len(MODELS)} models, fluency, verdicts)", full)
     if "cancel" not in skip:
         for name, times in asyncio.run(cancel_times(max(1, args.runs // 2))).items():
             report(f"cancel → idle on {name}", times, CANCEL_TARGET)

@@ -36,7 +36,7 @@ import contextlib
 import hashlib
 import os
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -49,6 +49,7 @@ JOURNAL_VERSION = 1
 DECISIONS = ("accept", "reject")
 ACTIONS = ("begin", "input", *DECISIONS, "update", "undo", "export", "end")
 PENDING = "pending"  # a record field: what was still being scored when the foil was decided
+SCORED = "scored"  # a record field: False while anything is pending (an export says so on the row)
 EXPORT_FORMATS: Mapping[str, str] = {
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
@@ -428,7 +429,7 @@ class CurationSession:
         if not record.get("source") or not record.get("foil"):
             raise InputError("a foil record needs 'source' and 'foil' texts", hint="generate a foil first")
         key = record_key(record)
-        self._write({"action": action, "key": key, "record": {**record, "curation_id": key}})
+        self._write({"action": action, "key": key, "record": _with_scored({**record, "curation_id": key})})
         return key
 
     def accept(self, record: Mapping[str, Any]) -> str:
@@ -461,13 +462,17 @@ class CurationSession:
         key = record_key(record)
         if key not in self.state.basket:
             return False
-        self._write({"action": "update", "key": key, "record": {**record, "curation_id": key}})
+        self._write({"action": "update", "key": key, "record": _with_scored({**record, "curation_id": key})})
         return True
 
     @property
     def pending(self) -> int:
         """How many foils in the basket are not fully scored yet."""
         return sum(1 for r in self.state.basket.values() if r.get(PENDING))
+
+    def unscored(self) -> list[dict[str, Any]]:
+        """The basket's records still missing scores (e.g. the app quit before they arrived)."""
+        return [dict(r) for r in self.state.basket.values() if r.get(PENDING)]
 
     def note_input(self, sentence: str, paraphrase: str | None = None) -> None:
         """Remember the sentence being worked on (restored with the session)."""
@@ -491,6 +496,83 @@ class CurationSession:
         """Journal an export done elsewhere (e.g. in a worker thread); best effort."""
         with contextlib.suppress(CurationError):  # the export succeeded; the journal entry is only a note
             self._write({"action": "export", "path": str(result.path), "format": result.format, "count": result.count})
+
+
+def _with_scored(record: dict[str, Any]) -> dict[str, Any]:
+    """``scored`` is False while anything is pending, so no export passes empty verdicts off as a judgement."""
+    record[SCORED] = not record.get(PENDING)
+    return record
+
+
+def spotcheck_entry(check: Any) -> dict[str, Any]:
+    """One model's spot check (:class:`core.spotcheck.ModelCheck`) as a curated record stores it."""
+    return {
+        "sim_foil": round(check.sim_foil, 6),
+        "sim_reference": round(check.sim_reference, 6),
+        "reference": check.reference,
+        "margin": round(check.margin, 6),
+        "fooled": check.fooled,
+    }
+
+
+def rescore_record(
+    pipe: Any, record: Mapping[str, Any], embedder_for: Callable[[str], Any]
+) -> dict[str, Any]:
+    """Compute what a curated record still misses (its ``pending`` list): validation, fluency, model checks.
+
+    The foil's edit is rebuilt from its source (parse, the rules, the realizer) and matched by
+    rule, variant and nodes; the stored foil text is kept (a hand edit stays as it was). Raises
+    :class:`~core.errors.SmithError` when the edit cannot be rebuilt; a model that cannot load
+    stays pending. ``embedder_for(name)`` returns a loaded embedder.
+    """
+    from dataclasses import replace
+
+    from core.export import verdict_dict
+    from core.spotcheck import check_model
+    from core.types import Realization
+
+    pending = list(record.get(PENDING) or [])
+    out = dict(record)
+    source, foil, paraphrase = str(record["source"]), str(record["foil"]), record.get("paraphrase") or None
+    if "validation" in pending or "fluency" in pending:
+        parsed = pipe.parse_one(source)
+        if not parsed.ok:
+            raise SmithError(f"cannot re-parse the source: {parsed.error}", hint="the foil stays marked not scored")
+        want = (record.get("rule"), record.get("variant"), list(record.get("nodes") or []))
+        edits = [e for rule in pipe.edits(parsed).values() for e in rule]
+        edit = next((e for e in edits if (e.rule, e.variant, list(e.nodes)) == want), None)
+        if edit is None:
+            raise SmithError(
+                f"the rules no longer make this {want[0]} {want[1]} edit", hint="the foil stays marked not scored"
+            )
+        [candidate] = pipe.realize([edit])
+        if candidate.realization.error is not None or candidate.realization.text != foil:
+            spans = tuple(tuple(x) for x in record.get("changed_spans") or ())
+            real = Realization(text=foil, changed_spans=spans, generator=str(record.get("generator") or "hand"))
+            candidate = replace(candidate, realization=real)
+        if "validation" in pending:
+            verdicts = pipe.validate([candidate])[0]
+            passed = [v.passed for v in verdicts]
+            out["verdicts"] = [verdict_dict(v) for v in verdicts]
+            out["validated"] = all(p is True for p in passed) if passed else None
+            pending.remove("validation")
+        if "fluency" in pending:
+            out["fluency"] = pipe.fluency([candidate])[0]
+            pending.remove("fluency")
+    checks = dict(out.get("spotcheck") or {})
+    for model in [m for m in pending if m not in ("validation", "fluency")]:
+        try:
+            embedder = embedder_for(model)
+        except Exception:  # unavailable now: it stays pending (and the row says so)
+            continue
+        [check] = check_model(embedder, source, [foil], paraphrase, name=model)
+        if check.ok:
+            checks[model] = spotcheck_entry(check)
+            pending.remove(model)
+    out["spotcheck"] = checks
+    out[PENDING] = pending
+    out.pop("rescore_error", None)
+    return _with_scored(out)
 
 
 @dataclass(frozen=True)

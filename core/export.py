@@ -57,8 +57,13 @@ def foil_record(
     kept: bool | None = None,
     decided_by: str = "",
     provenance: Mapping[str, Any] | None = None,
+    fluency: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The JSON record of one foil: texts, edit, graphs, changed span, verdicts, provenance."""
+    """The JSON record of one foil: texts, edit, graphs, changed span, verdicts, fluency, provenance.
+
+    ``fluency`` is ``{scorer, source, foil, delta}`` (:func:`core.fluency.relative_fluency`);
+    None (not scored) is kept as null so every record has the field.
+    """
     edit = candidate.edit
     real = candidate.realization
     source = edit.source
@@ -94,6 +99,7 @@ def foil_record(
         "generator": real.generator,
         "error": real.error,
         **({"provenance": dict(provenance)} if provenance else {}),
+        "fluency": None if fluency is None else dict(fluency),
     }
 
 
@@ -125,13 +131,19 @@ def error_record(
 
 
 def sentencesmith_row(record: Mapping[str, Any]) -> dict[str, str]:
-    """One record in the SentenceSmith CSV layout."""
+    """One record in the SentenceSmith CSV layout; a foil not fully scored says so in its relationship.
+
+    >>> sentencesmith_row({"source": "A.", "foil": "B.", "rule": "PN", "pending": ["validation"]})["semantic_relationship"]
+    'NOT SCORED (pending: validation)'
+    """
     verdicts = record.get("verdicts") or []
     relation = "; ".join(
         f"{v['validator']}: {'passed' if v['passed'] else 'failed' if v['passed'] is False else 'n/a'} "
         f"({v['score']:.2f}) {v['reason']}"
         for v in verdicts
     )
+    if record.get("pending"):
+        relation = f"NOT SCORED (pending: {', '.join(record['pending'])})" + (f"; {relation}" if relation else "")
     return {
         "original_sentence": record.get("source") or "",
         "modified_sentence": record.get("foil") or "",
@@ -172,15 +184,17 @@ def _foil_types(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         ("id", "row_id", "source", "paraphrase", "foil", "rule", "rule_name", "variant", "description"), text
     )
     types |= dict.fromkeys(("graph_before", "graph_after", "decided_by", "parser", "generator", "error", "stage"), text)
-    types |= dict.fromkeys(("validated", "kept", "clipped"), pa.bool_())
+    types |= dict.fromkeys(("validated", "kept", "clipped", "scored"), pa.bool_())
     types |= {
         "nodes": texts,
+        "pending": texts,
         "changed_spans": pa.list_(pa.list_(pa.int64())),
         "changed_text": texts,
         "alternatives": texts,
         "aligned_tokens": pa.list_(pa.struct([("node", text), ("tokens", texts)])),
         "alignment": pa.list_(pa.struct([("node", text), ("tokens", pa.list_(pa.int64()))])),
         "verdicts": pa.list_(verdict),
+        "fluency": pa.struct([("scorer", text), ("source", pa.float64()), ("foil", pa.float64()), ("delta", pa.float64())]),
     }
     return types
 

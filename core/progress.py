@@ -70,6 +70,51 @@ class LineProgress:
             print(f"{self.label}: {done}/{total or '?'}{self.unit}{pct} {now - self.started:.0f} s", file=self.stream, flush=True)
 
 
+class Eta:
+    """The time left of a job, estimated from its ``progress(done, total)`` calls.
+
+    The rate is the mean since the job started (loading a model included, so an early
+    estimate errs long); ``clock`` is injectable for tests.
+
+    >>> ticks = iter([0.0, 10.0, 20.0]).__next__
+    >>> eta = Eta(clock=ticks)          # started at 0 s
+    >>> eta.update(25, 100)             # 25 done after 10 s: 30 s to go
+    30.0
+    >>> format_eta(eta.update(100, 100))
+    'ETA 0 s'
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self.started = clock()
+
+    def update(self, done: int, total: int) -> float | None:
+        """Seconds left, or None while nothing is known (no total, nothing done yet)."""
+        now = self._clock()
+        if not total or done <= 0:
+            return None
+        if done >= total:
+            return 0.0
+        elapsed = now - self.started
+        return elapsed / done * (total - done) if elapsed > 0 else None
+
+
+def format_eta(seconds: float | None) -> str:
+    """``ETA 42 s``, ``ETA 3 min 05 s``, ``ETA 1 h 02 min``; empty when unknown.
+
+    >>> format_eta(None), format_eta(41.6), format_eta(185), format_eta(3720)
+    ('', 'ETA 42 s', 'ETA 3 min 05 s', 'ETA 1 h 02 min')
+    """
+    if seconds is None or seconds != seconds or seconds < 0:
+        return ""
+    s = round(seconds)
+    if s < 60:
+        return f"ETA {s} s"
+    if s < 3600:
+        return f"ETA {s // 60} min {s % 60:02d} s"
+    return f"ETA {s // 3600} h {s % 3600 // 60:02d} min"
+
+
 def console_progress(label: str, *, unit: str = "", enabled: bool = True) -> tuple[ProgressCallback, Callable[[], None]]:
     """``(progress, close)`` for a command: a tqdm bar on a terminal, :class:`LineProgress` lines otherwise."""
     import sys

@@ -18,7 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -44,6 +44,8 @@ FALLBACK_SAMPLES: tuple[tuple[str, str], ...] = (
     ("The cat chased the mouse.", "The mouse was chased by the cat."),
     ("She is happy because her team won the final.", "Her team won the final, which made her happy."),
 )
+
+QUIT_SCORING_WAIT = 3.0  # seconds quitting waits for decided foils' scores before leaving them unscored
 
 # Screens other issues add; registered only when their module exists (imported lazily).
 OPTIONAL_SCREENS: Mapping[str, tuple[str, str]] = {
@@ -166,6 +168,13 @@ class SmithApp(App[None]):
     class ModelsChanged(Message):
         """Posted to the workbench and Compare when the shared model choice changed (:meth:`SmithApp.set_models`)."""
 
+    class Rescored(Message):
+        """A restored unscored foil, scored now (or the reason it could not be)."""
+
+        def __init__(self, record: dict[str, Any], error: str = "") -> None:
+            super().__init__()
+            self.record, self.error = record, error
+
     class ExportDone(Message):
         def __init__(self, result: Any) -> None:
             super().__init__()
@@ -197,9 +206,12 @@ class SmithApp(App[None]):
         self.warm = warm
         self._on_first_frame = on_first_frame
         self.curation: CurationSession | None = None
-        self.state_path = self.journal_path.with_name("ui-state.json")  # the model choice, kept across restarts
-        self.models: tuple[str, ...] = self._load_models() or tuple(settings.models.embedders)
-        self.last_paths: dict[str, str] = {}  # per file prompt ("export", "sentences", ...): the last path given
+        # the UI state kept across restarts: the model choice and the last path of each file prompt
+        self.state_path = self.journal_path.with_name("ui-state.json")
+        state = self._load_state()
+        self.models: tuple[str, ...] = state_models(state) or tuple(settings.models.embedders)
+        self._models_chosen = bool(state_models(state))  # only a choice made in the app overrides the config
+        self.last_paths: dict[str, str] = state_paths(state)  # per file prompt ("export", "sentences", ...)
         self.quit_note = ""  # what quitting cancelled, printed once the terminal is back
         self.undo_armed: int | None = None  # seq of a decision on an earlier sentence that the next u undoes
         self.previous: SessionSummary | None = None
@@ -211,6 +223,9 @@ class SmithApp(App[None]):
             mode: spec for mode, spec in candidates.items() if importlib.util.find_spec(spec[0]) is not None
         }
         self.key_overrides, self.unknown_keys = resolve_key_overrides(settings.ui.keys)
+        from smithtui.keybursts import BurstGuard
+
+        self.bursts = BurstGuard()  # unbracketed pastes on a pane are text, not commands
         self._modes.update(
             {
                 "workbench": self._make_workbench,
@@ -268,6 +283,80 @@ class SmithApp(App[None]):
         """``-narrow`` below 100 columns, ``-short`` below 30 rows: the stylesheet's compact layout."""
         self.set_class(event.size.width < 100, "-narrow")
         self.set_class(event.size.height < 30, "-short")
+
+    async def on_event(self, event: events.Event) -> None:
+        keyed = isinstance(event, events.Key) and not event.is_forwarded
+        if keyed and (
+            self._pasted_on_pane(event) or await self._focus_key_at_once(event) or await self._edit_key_in_order(event)
+        ):
+            return
+        await super().on_event(event)
+
+    async def _focus_key_at_once(self, event: events.Key) -> bool:
+        """Tab / shift+tab move the focus before the next key is routed (``Tab`` then ``minilm`` types into the
+        next box, not the one being left, which is what Textual's late focus binding did in a fast burst)."""
+        if event.key not in ("tab", "shift+tab"):
+            return False
+        self.app_focus = True
+        if await self._check_bindings(event.key, priority=True):  # a screen's own priority tab (completion, panes)
+            return True
+        if event.key == "tab":
+            self.screen.focus_next()
+        else:
+            self.screen.focus_previous()
+        return True
+
+    async def _edit_key_in_order(self, event: events.Key) -> bool:
+        """An editing key on a text box (ctrl+u, backspace, ←, Enter) runs in the box's own queue, after the
+        letters typed before it and before those typed after it.
+
+        Textual runs a widget's key bindings only once the key has bubbled back to the app, so in a fast
+        burst (``ctrl+u`` then a path, over tmux or SSH) the letters were typed first and ``ctrl+u`` then
+        deleted them.
+        """
+        from textual.widgets import Input
+
+        box = self.focused
+        if not isinstance(box, Input) or event.is_printable:
+            return False
+        bindings = [b for b in box._bindings.key_to_bindings.get(event.key, ()) if not b.priority]
+        if not bindings:
+            return False
+        self.app_focus = True
+        if await self._check_bindings(event.key, priority=True):  # the app's and screen's priority keys first
+            return True
+        box.call_later(self.run_action, bindings[0].action, box)
+        return True
+
+    def _pasted_on_pane(self, event: events.Key) -> bool:
+        """A burst of keys faster than typing on a pane is a paste: into the sentence box, or dropped (never run)."""
+        from textual.widgets import Input, TextArea
+
+        from smithtui.keybursts import queued_keys
+
+        if isinstance(self.focused, (Input, TextArea)):
+            self.bursts.last = None  # typing in a text box: it takes pastes itself
+            return False
+        if self.bursts.last is None and event.key == self.key_overrides.get("workbench.focus_input", "i"):
+            return False  # "i" then text, typed fast (or over a slow link): i focuses the box, the text goes there
+        if not self.bursts.in_burst(event, queued_keys(self)):
+            return False
+        target = getattr(self.screen, "PASTE_TARGET", "")  # the screen's main text box, if it has one
+        box = self.screen.query(target).first() if target else None
+        if isinstance(box, Input):
+            self.screen.set_focus(box)  # the rest of the burst is typed there as it comes, after this key
+            key = events.Key("space", " ") if event.key in ("enter", "tab") else events.Key(event.key, event.character)
+            box.post_message(key)  # behind the box's focus event (which may select what it holds)
+            if self.bursts.started:
+                where = {"sentence": "sentence box", "var-books": "book box", "clsd-data": "data set box"}.get(box.id or "")
+                self.notify(f"pasted text goes into the {where or 'text box'}: a paste never runs a pane's keys", markup=False)
+        elif self.bursts.started:
+            self.notify(
+                "ignored keys arriving faster than anyone types (a paste?): paste into a text box instead",
+                severity="warning",
+                markup=False,
+            )
+        return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # a screen that is not installed is hidden from the footer and the palette
@@ -368,35 +457,52 @@ class SmithApp(App[None]):
         if restore and self.curation.basket:
             self.notify(f"restored {len(self.curation.basket)} foil(s) in the basket", markup=False)
         self.basket_changed()
+        if restore:
+            self.rescore_unscored()
         if restore and self.previous is not None and self.previous.last_input:
             with contextlib.suppress(Exception):
                 self.get_screen_for_mode("workbench").restore_input(self.previous.last_input)
 
-    def _load_models(self) -> tuple[str, ...]:
+    def _load_state(self) -> dict[str, Any]:
+        """``ui-state.json`` next to the journal (an unreadable or foreign file counts as empty)."""
         import json
 
         try:
-            value = json.loads(self.state_path.read_text(encoding="utf-8")).get("models")
-        except (OSError, ValueError, AttributeError):
-            return ()
-        ok = isinstance(value, list) and all(isinstance(m, str) for m in value)
-        return tuple(value) if ok else ()
+            state = json.loads(self.state_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return state if isinstance(state, dict) else {}
+
+    def _save_state(self, what: str) -> None:
+        """Write the UI state atomically; a failure is a warning (``what`` is not kept for the next start)."""
+        from core.textio import atomic_write_json
+
+        try:
+            state: dict[str, Any] = {"models": list(self.models)} if self._models_chosen else {}
+            atomic_write_json(self.state_path, {**state, "last_paths": dict(self.last_paths)})
+        except (OSError, SmithError) as exc:
+            self.notify(f"{what} is not kept for the next start: {exc}", severity="warning", markup=False)
 
     def set_models(self, models: Sequence[str]) -> None:
         """The embedding models the workbench and Compare score with: shared, and kept for the next start."""
-        from core.textio import atomic_write_json
-
         models = tuple(models)
         if models == self.models:
             return
-        self.models = models
-        try:
-            atomic_write_json(self.state_path, {"models": list(models)})
-        except (OSError, SmithError) as exc:
-            self.notify(f"the model choice is not kept for the next start: {exc}", severity="warning", markup=False)
+        self.models, self._models_chosen = models, True
+        self._save_state("the model choice")
         for mode in ("workbench", "compare"):
             with contextlib.suppress(LookupError):
                 self.get_screen_for_mode(mode).post_message(self.ModelsChanged())
+
+    def remember_path(self, kind: str, path: str) -> None:
+        """The last path given to a file prompt of ``kind``, offered again there, also after a restart."""
+        import os
+
+        full = os.path.abspath(os.path.expanduser(path.strip()))
+        if not path.strip() or self.last_paths.get(kind) == full:
+            return
+        self.last_paths[kind] = full
+        self._save_state("the last path")
 
     def cancel_jobs(self) -> list[str]:
         """Ask every running job (crafting, Compare, Variation, CLSD) to stop; returns their screens' names."""
@@ -414,11 +520,70 @@ class SmithApp(App[None]):
         return stopped
 
     async def action_quit(self) -> None:
-        """Quit, cancelling running jobs first and saying so (the CLI prints it when the terminal is back)."""
+        """Quit, cancelling running jobs first and saying so (the CLI prints it when the terminal is back).
+
+        Foils decided before their scores arrived get up to :data:`QUIT_SCORING_WAIT` seconds to be
+        completed; those still unscored stay ``scored: false`` in the journal and are re-scored at the
+        next start (restore).
+        """
         stopped = self.cancel_jobs()
-        if stopped:
-            self.quit_note = f"smithtui: quit cancelled the running job(s) on: {', '.join(stopped)}"
+        notes = [f"quit cancelled the running job(s) on: {', '.join(stopped)}"] if stopped else []
+        curation = self.curation
+        if curation is not None and curation.pending:
+            import asyncio
+            import time
+
+            self.notify(f"waiting for {curation.pending} decided foil(s) to be scored…", markup=False)
+            deadline = time.monotonic() + QUIT_SCORING_WAIT
+            while curation.pending and time.monotonic() < deadline and self._scoring_workers():
+                await asyncio.sleep(0.05)  # the workbench completes them as their scores arrive
+            if curation.pending:
+                notes.append(
+                    f"{curation.pending} foil(s) in the basket are not scored yet (scored: false in the journal); "
+                    "they are re-scored when you restore this session"
+                )
+        self.quit_note = "\n".join(f"smithtui: {n}" for n in notes)
         self.exit()
+
+    def _scoring_workers(self) -> bool:
+        return any(w.group == "complete" and not w.is_finished for w in self.workers)
+
+    def rescore_unscored(self) -> None:
+        """Re-score the restored basket's foils that the last session left unscored (in a worker)."""
+        curation = self.curation
+        records = curation.unscored() if curation is not None else []
+        if records:
+            self.notify(f"re-scoring {len(records)} foil(s) the last session left unscored", markup=False)
+            self.rescore_worker(records)
+
+    @work(thread=True, group="complete", exit_on_error=False)
+    def rescore_worker(self, records: list[dict[str, Any]]) -> None:
+        from core.curation import rescore_record
+
+        for record in records:
+            try:
+                done = rescore_record(self.backends.pipeline(), record, self.backends.embedder)
+            except SmithError as exc:
+                self.post_message(self.Rescored(record, f"{exc.message} ({exc.hint})" if exc.hint else exc.message))
+            except Exception as exc:  # a backend failure: the foil stays marked unscored
+                self.post_message(self.Rescored(record, f"{type(exc).__name__}: {exc}"))
+            else:
+                self.post_message(self.Rescored(done))
+
+    def on_smith_app_rescored(self, message: Rescored) -> None:
+        curation = self.curation
+        if curation is None:
+            return
+        record = message.record
+        if message.error:
+            record = {**record, "rescore_error": message.error}
+            self.notify(f"cannot re-score “{record.get('foil')}”: {message.error}", severity="warning", markup=False)
+        try:
+            curation.complete(record)
+        except SmithError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        self.basket_changed()
 
     def get_screen_for_mode(self, mode: str) -> Any:
         stack = self._screen_stacks.get(mode) or []
@@ -621,6 +786,29 @@ class SmithApp(App[None]):
     def _use_sample(self, n: int) -> None:
         self.action_show("workbench")
         self.call_later(lambda: self.get_screen_for_mode("workbench").use_sample(n))
+
+
+def state_models(state: Mapping[str, Any]) -> tuple[str, ...]:
+    """The model choice in a UI state (empty when missing or malformed).
+
+    >>> state_models({"models": ["bow", "minilm"]}), state_models({"models": "bow"})
+    (('bow', 'minilm'), ())
+    """
+    value = state.get("models")
+    ok = isinstance(value, list) and all(isinstance(m, str) for m in value)
+    return tuple(value) if ok else ()
+
+
+def state_paths(state: Mapping[str, Any]) -> dict[str, str]:
+    """The last path per file prompt in a UI state (entries that are not text are dropped).
+
+    >>> state_paths({"last_paths": {"export": "/tmp/a.csv", "bad": 3}}), state_paths({})
+    ({'export': '/tmp/a.csv'}, {})
+    """
+    value = state.get("last_paths")
+    if not isinstance(value, dict):
+        return {}
+    return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str) and v}
 
 
 def all_binding_ids() -> dict[str, Binding]:

@@ -230,15 +230,24 @@ def test_cancel_a_running_evaluation(tmp_path: Path, monkeypatch: pytest.MonkeyP
             await pilot.pause()
             screen = app.screen
             await load_file(app, pilot, path)
+            bar = screen.query_one("#progress")
+            assert bar.total == 1 and bar.progress == 0  # still (not the indeterminate animation) before a run
             await pilot.press("ctrl+r")
             await pilot.pause()
             assert screen.running
+            started = time.monotonic()
+            while screen.counts[0] == 0 and time.monotonic() - started < 30:
+                await pilot.pause(0.1)
+            label = str(screen.query_one("#progress-label", Static).render())
+            # the current model, the counts and the time left while it runs
+            assert "minilm: embedding" in label and "(1/1 models)" in screen.stage and "ETA" in label, label
+            assert label.startswith("ETA")  # first, so an 80-column screen still shows it
             await pilot.press("escape")
             await settle(app, pilot)
             assert not screen.running
             assert str(screen.query_one("#progress-label", Static).render()) == "cancelled"
             assert screen.rows == []
-            assert 0 < len(calls) < 5  # stopped between chunks, well before the 1,200 texts were embedded
+            assert 0 < len(calls) < 8  # stopped between chunks, well before the 1,200 texts were embedded
             # and it runs again afterwards
             await pilot.press("ctrl+r")
             await pilot.press("escape")

@@ -286,3 +286,149 @@ def test_two_windows_on_one_journal_do_not_corrupt_it(tmp_path: Path) -> None:
     # after a restart each journal restores exactly its window's basket
     assert [r["foil"] for r in CurationSession.open(journal, restore=True).basket] == [foil["foil"]]
     assert [r["foil"] for r in CurationSession.open(tmp_path / "journal-2.jsonl", restore=True).basket] == kept
+
+
+# -- the fluency delta: on the candidates, in the basket, in the curated record -----------------------
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+def test_the_fluency_delta_is_shown_and_kept_in_the_curated_record(tmp_path: Path, size: tuple[int, int]) -> None:
+    from core.fluency import get_scorer, relative_fluency
+
+    async def scenario() -> None:
+        app = app_for(tmp_path)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            screen = await craft(app, pilot, SENTENCE, PARAPHRASE)
+            table = screen.query_one("#candidates", DataTable)
+            assert "fluency" in table.columns  # also at 80x24 with three models
+            realized = [r for r in screen.rows if not r.error]
+            expected = relative_fluency(get_scorer("trigram"), [SENTENCE] * len(realized), [r.text for r in realized])
+            assert [r.fluency for r in realized] == expected  # the real trigram scorer, foil minus source
+            for n in range(table.row_count):
+                row = screen.rows[int(table.coordinate_to_cell_key((n, 0)).row_key.value)]
+                assert str(table.get_row_at(n)[list(table.columns).index("fluency")]) == f"{row.fluency['delta']:+.2f}"
+            texts = await decide(pilot, screen, "a")
+            record = app.curation.basket[0]
+            assert record["foil"] == texts[0] and record["fluency"] == next(r.fluency for r in screen.rows if r.text == texts[0])
+            await pilot.press("ctrl+s", "ctrl+u")
+            await type_text(pilot, str(tmp_path / "foils.jsonl"))
+            await pilot.press("enter")
+            await settle(app, pilot)
+            await pilot.press("f4")
+            await pilot.pause()
+            basket = app.screen.query_one("#basket-table", DataTable)
+            if size[0] >= 100:
+                cell = basket.get_row_at(0)[list(basket.columns).index("fluency")]
+                assert str(cell) == f"{record['fluency']['delta']:+.2f}"
+            detail = str(app.screen.query_one("#basket-detail").render())
+            assert f"delta {record['fluency']['delta']:+.3f}" in detail
+        exported = [json.loads(line) for line in (tmp_path / "foils.jsonl").read_text(encoding="utf-8").splitlines()]
+        assert exported[0]["fluency"]["scorer"] == "trigram" and exported[0]["fluency"]["delta"] == record["fluency"]["delta"]
+
+    run(scenario())
+
+
+# -- a foil still unscored when the app quits ------------------------------------------------------------
+
+
+class Stuck:
+    """Validation that gives no verdict while the app runs: it waits until released, then fails."""
+
+    def __init__(self, pipe: Any) -> None:
+        self.pipe, self.released = pipe, threading.Event()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.pipe, name)
+
+    def validate(self, candidates: Any) -> Any:
+        self.released.wait(60)
+        raise RuntimeError("the process was gone before validation finished")
+
+
+def test_a_foil_left_unscored_at_quit_is_marked_in_exports_and_rescored_on_restore(tmp_path: Path) -> None:
+    from smithtui.launch import wait_for_jobs
+
+    app = app_for(tmp_path)
+    stuck = Stuck(app.backends._pipeline)
+    app.backends._pipeline = stuck  # validation never finishes in this run
+
+    async def first() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            await type_text(pilot, SENTENCE)
+            screen.query_one("#paraphrase", Input).value = PARAPHRASE
+            await pilot.press("enter")
+            for _ in range(200):
+                await pilot.pause(0.05)
+                if screen.rows:
+                    break
+            await pilot.press("escape")
+            await decide(pilot, screen, "a")
+            record = app.curation.basket[0]
+            assert record["scored"] is False and "validation" in record["pending"]
+            for name in ("unscored.csv", "unscored.jsonl"):
+                await pilot.press("ctrl+s", "ctrl+u")
+                await type_text(pilot, str(tmp_path / name))
+                await pilot.press("enter")  # (no settle: the held validation would keep it waiting)
+                for _ in range(100):
+                    if (tmp_path / name).exists():
+                        break
+                    await pilot.pause(0.05)
+            await pilot.press("ctrl+q")  # waits up to 3 s for the scores, then leaves the foil marked
+            for _ in range(100):
+                if app.quit_note:
+                    break
+                await pilot.pause(0.1)
+            stuck.released.set()
+
+    run(first())
+    assert "1 foil(s) in the basket are not scored yet" in app.quit_note
+    with open(tmp_path / "unscored.csv", newline="", encoding="utf-8") as fh:
+        [row] = list(csv.DictReader(fh))
+    assert row["semantic_relationship"].startswith("NOT SCORED (pending: validation")
+    [exported] = [json.loads(line) for line in (tmp_path / "unscored.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert exported["scored"] is False and "validation" in exported["pending"] and exported["verdicts"] == []
+    assert wait_for_jobs(30)
+
+    again = app_for(tmp_path, restore="always")
+
+    async def second() -> None:
+        async with again.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            for _ in range(300):
+                await settle(again, pilot, rounds=1)
+                if again.curation is not None and not again.curation.pending:
+                    break
+            assert any("re-scoring 1 foil(s)" in n for n in notices(again))
+            [done] = again.curation.basket
+            assert done["scored"] is True and done["pending"] == [] and done["verdicts"]
+            assert done["validated"] is not None and done["fluency"]["delta"] is not None
+            assert set(done["spotcheck"]) == set(MODELS) and done["foil"] == record_foil
+            await pilot.press("f4")
+            await pilot.pause()
+            cells = " ".join(str(c) for c in again.screen.query_one("#basket-table", DataTable).get_row_at(0))
+            assert "not scored yet" not in cells
+            await pilot.press("ctrl+s", "ctrl+u")
+            await type_text(pilot, str(tmp_path / "rescored.csv"))
+            await pilot.press("enter")
+            await settle(again, pilot)
+
+    record_foil = exported["foil"]
+    run(second())
+    with open(tmp_path / "rescored.csv", newline="", encoding="utf-8") as fh:
+        [row] = list(csv.DictReader(fh))
+    assert row["semantic_relationship"].startswith("roundtrip: ")
+
+
+def test_rescoring_refuses_an_edit_the_rules_no_longer_make(backends: Any) -> None:
+    from core.curation import rescore_record
+    from core.errors import SmithError
+
+    record = {"source": SENTENCE, "foil": "The young doctor did not treat the boy.", "rule": "PN",
+              "variant": "no-such-variant", "nodes": ["t"], "pending": ["validation", "bow"]}
+    with pytest.raises(SmithError, match="no longer make this PN no-such-variant edit"):
+        rescore_record(backends.pipeline(), record, backends.embedder)
+    only_models = rescore_record(backends.pipeline(), {**record, "pending": ["bow"]}, backends.embedder)
+    assert only_models["scored"] is True and only_models["spotcheck"]["bow"]["reference"] == "original"

@@ -6,6 +6,7 @@ fast, pasted without bracketed paste, or sent by ``tmux send-keys``.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -333,3 +334,158 @@ def test_clsd_models_embed_in_small_chunks_with_a_cancel_check_between() -> None
     assert calls == [2, 2]  # stopped before the third chunk
     lexical = ModelSpec("bow", encode, {"kind": "lexical"})
     assert chunked(lexical, 2) is lexical  # fits its vocabulary on one call's texts: left whole
+
+
+def test_the_last_path_of_each_file_prompt_is_kept_across_restarts(tmp_path: Path) -> None:
+    """Issue 15, item 8: a file prompt offers the path given last time, also after the app restarts."""
+    sentences = tmp_path / "my sentences.txt"
+    sentences.write_text("The cat chased the small mouse.\n", encoding="utf-8")
+    out = tmp_path / "out" / "basket.csv"
+    out.parent.mkdir()
+
+    async def first() -> None:
+        app = app_for(tmp_path, models=("bow",))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await pilot.press("ctrl+o", "ctrl+u")
+            await type_text(pilot, str(sentences))
+            await pilot.press("enter")
+            await settle(app, pilot)
+            await pilot.press("escape", "a", "ctrl+s", "ctrl+u")  # to the candidates, accept, export
+            await type_text(pilot, str(out))
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert out.exists(), app.notices
+
+    async def second() -> None:
+        app = app_for(tmp_path, models=("bow",), restore="always")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await pilot.press("ctrl+o")
+            await pilot.pause()
+            assert app.screen.query_one("#prompt-input", Input).value == str(sentences)
+            await pilot.press("escape")
+            await pilot.press("f3", "ctrl+o")  # a prompt of another kind was never given a path: its own default
+            await pilot.pause()
+            assert app.screen.query_one("#prompt-input", Input).value == ""
+            await pilot.press("escape", "f2", "ctrl+s")
+            await pilot.pause()
+            assert len(app.curation.basket) == 1
+            assert app.screen.query_one("#prompt-input", Input).value == str(out)
+
+    run(first())
+    state = json.loads((tmp_path / "ui-state.json").read_text(encoding="utf-8"))
+    assert state["last_paths"] == {"sentences": str(sentences), "export": str(out)}
+    assert "models" not in state  # never chosen in the app: the config's choice still rules
+    run(second())
+
+
+def paste_keys(app, text: str) -> None:
+    """Post ``text`` as key events all at once, as a terminal without bracketed paste sends a paste."""
+    for ch in text:
+        key = {" ": "space", "\n": "enter"}.get(ch, ch)
+        app.post_message(events.Key(key, None if ch == "\n" else ch))
+
+
+def test_an_unbracketed_paste_on_a_pane_runs_no_keys(tmp_path: Path) -> None:
+    """Issue 15, item 6: a paste sent as bare key events (no bracketed-paste markers) is text, not a/r/u/e."""
+    from textual.widgets import DataTable
+
+    pasted = "The rebel leader easily escaped the angry guards."
+
+    async def scenario() -> None:
+        app = app_for(tmp_path, models=("bow",))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            await type_text(pilot, SENTENCE)
+            await pilot.press("enter")
+            await settle(app, pilot)
+            table = screen.query_one("#candidates", DataTable)
+            assert screen.focused is table and table.row_count
+            screen.query_one("#sentence", Input).value = ""
+            paste_keys(app, "every reader accepts")  # e, r, a, u: edit, reject, accept, undo on a pane
+            await pilot.pause()
+            assert not isinstance(app.screen, PromptScreen)  # the "e" did not open the edit dialog
+            assert app.curation.basket == [] and not app.curation.can_undo  # no a, no r
+            assert screen.focused is screen.query_one("#sentence")
+            assert screen.query_one("#sentence", Input).value == "every reader accepts"
+            assert any("sentence box" in msg for _, _, msg in app.notices)
+            # typed keys still work as keys: one at a time, as a person presses them
+            await pilot.press("escape", "a")
+            await pilot.pause()
+            assert len(app.curation.basket) == 1
+            # on the basket (no sentence box) a burst is dropped, with a notice
+            await pilot.press("f4")
+            await pilot.pause()
+            basket = app.screen
+            assert basket.focused is basket.query_one("#basket-table")
+            paste_keys(app, pasted + "\n")  # its d would remove, its u undo
+            await pilot.pause()
+            assert len(app.curation.basket) == 1 and app.screen is basket
+            assert any("faster than anyone types" in msg for _, _, msg in app.notices)
+            await pilot.press("d")  # and a single d still removes
+            await pilot.pause()
+            assert app.curation.basket == []
+
+    run(scenario())
+
+
+def test_ctrl_u_then_text_in_one_burst_keeps_the_text(tmp_path: Path) -> None:
+    """Found by hand in tmux: ctrl+u and a path sent together left the prompt empty (the letters went in first)."""
+
+    async def scenario() -> None:
+        app = app_for(tmp_path, models=("bow",))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            box = app.screen.query_one("#sentence", Input)
+            box.value = "an old sentence"
+            box.cursor_position = len(box.value)
+            burst(app, [("ctrl+u", None), *letters("The cat sat."), ("left", None), ("backspace", None)])
+            await pilot.pause()
+            assert box.value == "The cat sa." and box.cursor_position == len("The cat sa")
+            burst(app, [("end", None), ("ctrl+u", None), *letters("Dogs bark."), ("enter", None)])  # Enter still crafts
+            await settle(app, pilot)
+            assert app.screen.parsed is not None and app.screen.parsed.text == "Dogs bark."
+
+    run(scenario())
+
+
+def test_the_variation_screen_takes_a_typed_or_pasted_path_in_its_book_box(tmp_path: Path) -> None:
+    """Found by hand in tmux: on F5 a typed path went nowhere (no box had the focus; now the book box has)."""
+    from smithtui.app import OPTIONAL_SCREENS
+
+    async def scenario() -> None:
+        app = app_for(tmp_path, models=("bow",), optional_screens=OPTIONAL_SCREENS)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("f5")
+            await pilot.pause()
+            screen = app.screen
+            books = screen.query_one("#var-books", Input)
+            assert screen.focused is books
+            screen.set_focus(screen.query_one("#var-passages"))
+            burst(app, letters("/data/emma.txt"))  # a paste on the passage list: into the book box, no / filter
+            await pilot.pause()
+            assert books.value == "/data/emma.txt" and not screen.query_one("#var-search").display
+
+    run(scenario())
+
+
+def test_tab_in_a_burst_moves_on_before_the_next_letters(tmp_path: Path) -> None:
+    """Found by hand in tmux: on F5, 'path Tab ctrl+u minilm' sent at once put 'minilm' in the book box."""
+    from smithtui.app import OPTIONAL_SCREENS
+
+    async def scenario() -> None:
+        app = app_for(tmp_path, models=("bow",), optional_screens=OPTIONAL_SCREENS)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("f5")
+            await pilot.pause()
+            screen = app.screen
+            burst(app, [*letters("/data/emma.txt"), ("tab", None), ("ctrl+u", None), *letters("minilm")])
+            await pilot.pause()
+            assert screen.query_one("#var-books", Input).value == "/data/emma.txt"
+            assert screen.query_one("#var-models", Input).value == "minilm"
+
+    run(scenario())

@@ -137,3 +137,44 @@ def test_diff_words_marks_only_changed_words() -> None:
     t = diff_words("Die Katze schläft auf dem Sofa.", "Die Katze schläft unter dem Sofa.")
     assert t.plain == "Die Katze schläft unter dem Sofa."
     assert [t.plain[s.start : s.end] for s in t.spans] == ["unter"]
+
+
+def test_progress_shows_the_current_model_and_eta(settings, monkeypatch) -> None:
+    from textual.widgets import ProgressBar
+
+    import core.clsd.run as run_mod
+
+    started = threading.Event()
+
+    def stepping_model(name, settings=None):
+        def encode(texts, progress=None, cancel=None):
+            for done in range(0, len(texts) + 1, max(1, len(texts) // 4)):
+                check_cancel(cancel)
+                time.sleep(0.1)
+                if progress is not None:
+                    progress(done, len(texts))
+            started.set()
+            for _ in range(400):
+                check_cancel(cancel)
+                time.sleep(0.05)
+            return np.ones((len(texts), 3), dtype=np.float32)
+
+        return run_mod.ModelSpec(name, encode)
+
+    monkeypatch.setattr(run_mod, "registry_model", stepping_model)
+
+    async def scenario() -> None:
+        screen = CLSDScreen(settings, data=str(TINY), models=["bow"])
+        async with Host(screen).run_test(size=(150, 50)) as pilot:
+            await pilot.pause()
+            bar = screen.query_one("#clsd-progress", ProgressBar)
+            assert bar.total == 1 and bar.progress == 0  # still before a run
+            await pilot.press("ctrl+r")
+            await _wait(pilot, started.is_set)
+            await pilot.pause(0.2)
+            status = _status(screen)
+            assert "bow: embedding" in status and "ETA" in status, status
+            await pilot.press("escape")
+            await _wait(pilot, lambda: _status(screen) == "cancelled", timeout=20)
+
+    asyncio.run(scenario())

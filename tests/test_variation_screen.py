@@ -146,3 +146,79 @@ def test_run_and_cancel_buttons_work_like_the_keys(source: RegistrySource) -> No
             assert not screen.query_one("#var-run").disabled and screen.query_one("#var-cancel").disabled
 
     asyncio.run(scenario())
+
+
+class _SteppingSource(_SlowSource):
+    """Reports real progress in steps, then holds (cancellably) so the test reads the status mid-run."""
+
+    def encode(self, model, texts, progress=None, cancel=None):
+        for done in range(0, len(texts) + 1, max(1, len(texts) // 5)):
+            check_cancel(cancel)
+            time.sleep(0.1)
+            if progress is not None:
+                progress(done, len(texts))
+        self.started.set()
+        for _ in range(400):
+            check_cancel(cancel)
+            time.sleep(0.05)
+        return self.inner.encode(model, texts, progress, cancel)
+
+
+def test_progress_shows_the_stage_model_and_eta_and_the_bar_is_still_before_a_run(source: RegistrySource) -> None:
+    from textual.widgets import ProgressBar
+
+    async def scenario() -> None:
+        slow = _SteppingSource(source)
+        screen = VariationScreen(Settings(), books=[str(TINY)], models=["bow"], source=slow)
+        async with Host(screen).run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            bar = screen.query_one("#var-progress", ProgressBar)
+            assert bar.total == 1 and bar.progress == 0  # a set total: no indeterminate animation before a run
+            await pilot.press("ctrl+r")
+            await _wait(pilot, slow.started.is_set)
+            await pilot.pause(0.2)
+            status = _status(screen)
+            assert "embed tiny_book · bow" in status and "ETA" in status, status
+            done, total = screen.counts
+            assert 0 < done <= total and f"{done}/{total}" in status
+            await pilot.press("escape")
+            await _wait(pilot, lambda: "cancelled" in _status(screen))
+            assert bar.total == 1 and bar.progress == 0  # still again once idle
+
+    asyncio.run(scenario())
+
+
+def test_slash_filters_the_passage_list(source: RegistrySource) -> None:
+    async def scenario() -> None:
+        screen = VariationScreen(Settings(), books=[str(TINY)], models=["bow", "tfidf"], source=source)
+        async with Host(screen).run_test(size=(120, 40)) as pilot:
+            await pilot.press("ctrl+r")
+            await _wait(pilot, lambda: screen.run_result is not None)
+            await pilot.pause()
+            table = screen.query_one("#var-passages", DataTable)
+            every = screen.run_result.books[0].passages
+            assert table.row_count == len(every) >= 3
+            word = next(w for w in every[0].text.split() if len(w) > 4).strip(".,;:!?\"'").lower()
+            await pilot.press("slash")
+            assert screen.focused is screen.query_one("#var-search")
+            for ch in word:
+                await pilot.press(ch)  # m and s are typed, not taken as keys
+            await pilot.pause()
+            wanted = [p for p in every if word in f"{p.sentence_id} {p.text}".lower()]
+            assert 1 <= table.row_count == len(wanted) <= len(every)
+            shown = [str(table.get_row_at(i)[5]).lower() for i in range(table.row_count)]
+            assert all(word in text for text in shown)
+            assert f"{len(wanted)} of {len(every)} match" in str(screen.query_one("#var-passages-label", Label).render())
+            await pilot.press("escape")  # back to the table, nothing cancelled, the filter kept
+            assert screen.focused is table and table.row_count == len(wanted)
+            assert "done: tiny_book" in _status(screen)
+            await pilot.press("slash", *["backspace"] * len(word), "enter")
+            await pilot.pause()
+            assert table.row_count == len(every) and screen.focused is table
+            await pilot.resize_terminal(80, 24)  # at 80 columns each passage is cut to fit, with an ellipsis
+            await pilot.pause()
+            widths = [sum(c.get_render_width(table) for c in table.columns.values())]
+            assert widths[0] <= 80 - 2, widths
+            assert any(str(table.get_row_at(i)[5]).endswith("…") for i in range(table.row_count))
+
+    asyncio.run(scenario())

@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -382,6 +382,7 @@ def evaluate_triples(
     settings: Any | None = None,
     overrides: Mapping[str, Mapping[str, Any]] | None = None,
     encode: str = "symmetric",
+    status: Callable[[str], None] | None = None,
 ) -> EvalResult:
     """Score each embedder on ``triples``: a registry name, or a model object with ``encode``.
 
@@ -393,8 +394,8 @@ def evaluate_triples(
     :class:`~core.embed.cache.EmbeddingCache` (None: embed without one); ``overrides``
     maps a model name to setting overrides (``{"e5-small": {"prefix": "passage: "}}``).
     ``progress(done, total)`` counts distinct texts over all models; ``cancel`` is checked
-    between chunks and raises :class:`~core.errors.CancelledError`. ``n_boot=0`` skips
-    the bootstrap. Per-model failures are values (``ModelResult.ok is False``), never raised.
+    between chunks and raises :class:`~core.errors.CancelledError`; ``status`` gets a short line
+    as each model starts (``"minilm: embedding 320 texts"``). ``n_boot=0`` skips the bootstrap. Per-model failures are values (``ModelResult.ok is False``), never raised.
     """
     from core.embed.registry import get_embedder, resolve, usable_embedders
 
@@ -430,6 +431,8 @@ def evaluate_triples(
     for k, name in enumerate(names):
         check_cancel(cancel)
         base = k * len(unique)
+        if status is not None:
+            status(f"{name}: embedding {len(unique)} texts ({k + 1}/{len(names)} models)")
 
         def sub(done: int, _total: int, base: int = base) -> None:
             report(progress, base + done, total)

@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Header, Input, Static
 from core.curation import PENDING
 from core.errors import SmithError
 from smithtui.widgets.footer import FitFooter
-from smithtui.widgets.render import clip, highlight_spans
+from smithtui.widgets.render import clip, fluency_cell, highlight_spans
 
 
 def fooled_models(record: dict[str, Any]) -> list[str]:
@@ -36,6 +36,7 @@ class BasketScreen(Screen[None]):
         super().__init__(id="basket")
         self.search = ""  # the / filter: foils whose source, foil or rule contains it
         self._columns_for = 0
+        self.show_fluency = True
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -65,12 +66,16 @@ class BasketScreen(Screen[None]):
         table = self.query_one("#basket-table", DataTable)
         table.clear(columns=True)
         room = self.app.size.width - (3 + 4 + 6 + 14) - 2 * 6 - 4
+        self.show_fluency = room - (5 + 2) >= 2 * 18  # the fluency delta; below ~90 columns only in the detail
+        room -= 7 if self.show_fluency else 0
         source_w = max(16, min(36, room * 9 // 19))
         table.add_column("#", key="n", width=3)
         table.add_column("Rule", key="rule", width=4)
         table.add_column("Source", key="source", width=source_w)
         table.add_column("Foil", key="foil", width=max(16, min(40, room - source_w)))
         table.add_column("Valid", key="valid", width=6)
+        if self.show_fluency:
+            table.add_column("Flu", key="fluency", width=5)
         table.add_column("Fooled", key="fooled", width=14)
 
     def on_screen_resume(self) -> None:
@@ -101,15 +106,18 @@ class BasketScreen(Screen[None]):
             if rec.get(PENDING):
                 valid = Text("…", style="yellow") if "validation" in rec[PENDING] else valid
                 verdict = Text("not scored yet", style="yellow")
-            table.add_row(
+            cells = [
                 Text(str(n)),
                 Text(str(rec.get("rule") or "?"), style="bold"),
                 Text(clip(str(rec.get("source") or ""), 60)),
                 highlight_spans(str(rec.get("foil") or ""), rec.get("changed_spans") or []),
                 valid,
-                verdict,
-                key=str(rec.get("curation_id")),
-            )
+            ]
+            if self.show_fluency:
+                threshold = self.app.settings.pipeline.fluency_threshold
+                pending = "fluency" in (rec.get(PENDING) or [])
+                cells.append(fluency_cell(rec.get("fluency"), threshold) if rec.get("fluency") or pending else Text("–"))
+            table.add_row(*cells, verdict, key=str(rec.get("curation_id")))
         if table.row_count:
             table.move_cursor(row=min(max(keep, 0), table.row_count - 1))
         summary = Text(f"{len(records)} foil(s) in the basket", style="bold")
@@ -149,8 +157,13 @@ class BasketScreen(Screen[None]):
         text.append(f"\n{rec.get('rule')} {rec.get('variant', '')}: {rec.get('description', '')}", style="dim")
         if rec.get("edited_by_hand"):
             text.append(f"\nedited by hand (generated: {rec.get('original_foil')})", style="cyan")
+        fl = rec.get("fluency") or {}
+        if fl.get("delta") is not None:
+            text.append(f"\nfluency ({fl.get('scorer')}): delta {fl['delta']:+.3f}", style="dim")
         if rec.get(PENDING):
             text.append(f"\nnot scored yet: {', '.join(rec[PENDING])} (filled in when the scores arrive)", style="yellow")
+        if rec.get("rescore_error"):
+            text.append(f"\ncould not be re-scored: {rec['rescore_error']} (exports mark it NOT SCORED)", style="yellow")
         for model, c in (rec.get("spotcheck") or {}).items():
             text.append(f"\n{model}: margin {c['margin']:+.3f}", style="bold red" if c.get("fooled") else "")
             if c.get("fooled"):

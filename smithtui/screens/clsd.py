@@ -92,6 +92,7 @@ class CLSDScreen(JobScreen):
     """Cross-lingual semantic discrimination: P@1 by direction and condition, and the rows a model got wrong."""
 
     PREFIX = "clsd"
+    PASTE_TARGET = "#clsd-data"
 
     BINDINGS: ClassVar[list[Binding]] = [
         Binding("w", "focus_wrong", "Wrong rows"),
@@ -197,6 +198,7 @@ class CLSDScreen(JobScreen):
         yield FitFooter()
 
     def on_mount(self) -> None:
+        super().on_mount()
         self.query_one("#clsd-models", SelectionList).border_title = "models"
         results = self.query_one("#clsd-results", DataTable)
         results.add_columns("model", "direction", "condition", "P@1 %", "pooled R@1 %", "scored", "excluded")
@@ -274,13 +276,10 @@ class CLSDScreen(JobScreen):
     def on_clsdscreen_progress(self, msg: Progress) -> None:
         if not self.running:
             return  # a late message from a cancelled job
-        if msg.total:
-            self.query_one("#clsd-progress", ProgressBar).update(total=msg.total, progress=msg.done)
+        self._progress(msg.done, msg.total)
 
     def on_clsdscreen_status(self, msg: Status) -> None:
-        if not self.running:
-            return  # a late message from a cancelled job
-        self._status(msg.text)
+        self._stage(msg.text)  # "minilm: embedding 4000 texts" (dropped once the job is cancelled)
 
     def on_clsdscreen_result_ready(self, msg: ResultReady) -> None:
         if not self.running:

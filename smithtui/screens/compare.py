@@ -36,6 +36,14 @@ class EvalProgress(Message):
         self.run, self.done, self.total, self.label = run, done, total, label
 
 
+class EvalStage(Message):
+    """The evaluation moved on to the next model (``core.evaluate.evaluate_triples``'s ``status``)."""
+
+    def __init__(self, run: int, text: str) -> None:
+        super().__init__()
+        self.run, self.text = run, text
+
+
 class EvalDone(Message):
     def __init__(self, run: int, rows: list[dict[str, Any]], summary: str) -> None:
         super().__init__()
@@ -119,6 +127,9 @@ class CompareScreen(Screen[None]):
         self.running = False
         self._cancel: threading.Event | None = None
         self._narrow_columns = False
+        self._eta: Any = None  # core.progress.Eta of the running evaluation
+        self.stage = ""  # the model being embedded now
+        self.counts: tuple[int, int] = (0, 0)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -314,7 +325,10 @@ class CompareScreen(Screen[None]):
         self.running = True
         bar = self.query_one("#progress", ProgressBar)
         bar.update(total=None, progress=0)
-        self.query_one("#progress-label", Static).update("starting…")
+        from core.progress import Eta
+
+        self._eta, self.stage, self.counts = Eta(), "starting…", (0, 0)
+        self.query_one("#progress-label", Static).update(self.stage)
         self.query_one("#compare-note", Static).update("")
         self.eval_worker(self.run_id, self.triples, models, self._cancel)
 
@@ -353,6 +367,7 @@ class CompareScreen(Screen[None]):
                 cancel=cancel,
                 n_boot=0,  # the table shows point estimates; `smithtui evaluate` gives intervals
                 settings=self.app.settings,
+                status=lambda text: self.post_message(EvalStage(run, text)),
             )
             rows = result_rows(results)
             self.post_message(EvalDone(run, rows, f"{len(triples)} triples · seed {self.app.settings.pipeline.seed}"))
@@ -366,8 +381,27 @@ class CompareScreen(Screen[None]):
     def on_eval_progress(self, message: EvalProgress) -> None:
         if message.run != self.run_id:
             return
+        self.counts = (message.done, message.total)
         self.query_one("#progress", ProgressBar).update(total=max(1, message.total), progress=message.done)
-        self.query_one("#progress-label", Static).update(f"{message.done}/{message.total} {message.label}")
+        self._show_progress()
+
+    def on_eval_stage(self, message: EvalStage) -> None:
+        if message.run != self.run_id:
+            return
+        self.stage = message.text
+        self._show_progress()
+
+    def progress_text(self) -> str:
+        """``ETA … · done/total — model: embedding N texts (k/n models)`` of the running evaluation."""
+        from core.progress import format_eta
+
+        done, total = self.counts
+        eta = format_eta(self._eta.update(done, total)) if self._eta is not None and total else ""
+        head = " · ".join(p for p in (eta, f"{done}/{total}" if total else "") if p)  # first: room is short at 80 columns
+        return f"{head} — {self.stage}" if head else self.stage
+
+    def _show_progress(self) -> None:
+        self.query_one("#progress-label", Static).update(Text(self.progress_text(), overflow="ellipsis", no_wrap=True))
 
     def on_eval_done(self, message: EvalDone) -> None:
         if message.run != self.run_id:

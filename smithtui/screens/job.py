@@ -6,7 +6,11 @@ yields, in its layout, ``Button`` ``#<prefix>-run`` and ``#<prefix>-cancel``, ``
 (which returns the cancel event to hand to the worker), and its worker wraps the job in
 :meth:`_report`, which posts the subclass's ``Finished`` message or :class:`JobScreen.Failed`
 (cancelled, a :class:`~core.errors.SmithError` with its hint, or an unexpected error) and never
-lets an exception kill the app.
+lets an exception kill the app. While a job runs, :meth:`_stage` names what it is doing (the
+stage, the current model) and :meth:`_progress` moves the bar; the status line shows both with
+the time left (:class:`core.progress.Eta`): ``ETA 12 s · 96/320 — minilm: embedding 320 texts``;
+a job whose counts start again (a stage of its own) gets the ETA of that stage.
+The bar stays still (not the indeterminate animation) until a job starts.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Label, ProgressBar
 
 from core.errors import CancelledError, SmithError
+from core.progress import Eta, format_eta
 
 CANCEL_CHUNK = 32  # texts embedded between two cancel checks in the app: escape stops a job within ~1 s
 
@@ -32,6 +37,7 @@ class JobScreen(Screen):
     """Run/Cancel, progress and status for one job at a time (see the module docstring)."""
 
     PREFIX: ClassVar[str] = "job"
+    PASTE_TARGET: ClassVar[str] = ""  # the text box a paste on a pane goes to (smithtui.keybursts); focused first
     BINDINGS: ClassVar[list[Binding]] = [  # Textual merges these before a subclass's own bindings
         Binding("ctrl+r", "run", "Run"),
         Binding("escape", "cancel", "Cancel"),
@@ -46,6 +52,13 @@ class JobScreen(Screen):
     def __init__(self, *, name: str | None = None, id: str | None = None) -> None:
         super().__init__(name=name, id=id)
         self._cancel: threading.Event | None = None
+        self._eta: Eta | None = None
+        self.stage = ""  # what the running job is doing now ("minilm: embedding 320 texts")
+        self.counts: tuple[int, int] = (0, 0)  # (done, total) of the running job
+
+    def on_mount(self) -> None:
+        if self.PASTE_TARGET:
+            self.set_focus(self.query_one(self.PASTE_TARGET))  # a newcomer types the path straight away
 
     def _widget_id(self, part: str) -> str:
         return f"#{self.PREFIX}-{part}"
@@ -121,8 +134,37 @@ class JobScreen(Screen):
         self.query_one(self._widget_id("run"), Button).disabled = True
         self.query_one(self._widget_id("cancel"), Button).disabled = False
         self.query_one(self._widget_id("progress"), ProgressBar).update(total=None, progress=0)
+        self._eta = Eta()
+        self.stage, self.counts = status, (0, 0)
         self._status(status)
         return self._cancel
+
+    def _stage(self, text: str) -> None:
+        """The job moved on (a stage, a model): shown with the counts and the time left."""
+        if self.running:
+            self.stage = text
+            self._show_progress()
+
+    def _progress(self, done: int, total: int) -> None:
+        """Move the bar and refresh the status line (its counts and ETA) from a ``progress(done, total)`` call."""
+        if not self.running or not total:
+            return
+        if total != self.counts[1] or done < self.counts[0]:  # a new count (the next stage): its own ETA
+            self._eta = Eta()
+        self.counts = (done, total)
+        self.query_one(self._widget_id("progress"), ProgressBar).update(total=total, progress=done)
+        self._show_progress()
+
+    def progress_text(self) -> str:
+        """``ETA … · done/total — stage`` of the running job."""
+        done, total = self.counts
+        eta = format_eta(self._eta.update(done, total)) if self._eta is not None and total else ""
+        counts = f"{done}/{total}" if total else ""
+        head = " · ".join(p for p in (eta, counts) if p)  # first: at 80 columns the stage may be cut off
+        return f"{head} — {self.stage}" if head and self.stage else self.stage or head
+
+    def _show_progress(self) -> None:
+        self._status(self.progress_text())
 
     def _report(self, job: Callable[[], Any], finished: Callable[[Any], Message]) -> None:
         """Run ``job`` (in the worker thread) and post ``finished(result)`` or :class:`JobScreen.Failed`."""
@@ -147,6 +189,7 @@ class JobScreen(Screen):
         self.query_one(self._widget_id("run"), Button).disabled = False
         self.query_one(self._widget_id("cancel"), Button).disabled = True
         self._cancel = None
+        self._eta = None
 
     def _status(self, text: str, *, error: bool = False) -> None:
         self.query_one(self._widget_id("status"), Label).update(Text(text, style="bold red" if error else ""))

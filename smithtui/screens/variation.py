@@ -4,7 +4,8 @@ Type a book path (several: comma-separated) and the models, press ``ctrl+r`` (or
 runs in a thread worker that only posts messages; a progress bar follows reading, embedding and
 the blocked analysis, and ``escape`` cancels. Results: coloured terminal heatmaps of the SSM and
 series correlation maps and of PAF / NAF / DDAF (``m`` cycles the fraction shown), the
-successive-similarity series as a sparkline (``s`` cycles the model), and the novel passages.
+successive-similarity series as a sparkline (``s`` cycles the model), and the novel passages
+(``/`` filters them by their words or sentence number; Enter or Escape goes back to the table).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any, ClassVar
 import numpy as np
 from rich.style import Style
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -31,6 +32,8 @@ from smithtui.screens.job import CANCEL_CHUNK, JobScreen
 from smithtui.widgets.footer import FitFooter
 
 FRACTIONS = ("paf", "naf", "ddaf")
+PASSAGE_COLUMNS = ("#", "sent", "score", "votes", "spread", "passage")
+PASSAGE_FIXED = 3 + 5 + 6 + 6 + 7 + 2 * 6 + 2  # the passage table's number columns, their padding, the scroll bar
 _LABELS = {"paf": "PAF", "naf": "NAF", "ddaf": "DDAF (row +, col -)", "ssm_corr": "SSM r", "series_corr": "series r"}
 # A perceptual ramp (viridis-like) from low to high.
 _RAMP = ((68, 1, 84), (59, 82, 139), (33, 145, 140), (94, 201, 98), (253, 231, 37))
@@ -104,10 +107,12 @@ class VariationScreen(JobScreen):
     """Semantic variation across embedding models, with progress, cancel and agreement heatmaps."""
 
     PREFIX = "var"
+    PASTE_TARGET = "#var-books"
 
     BINDINGS: ClassVar[list[Binding]] = [
         Binding("m", "next_fraction", "PAF/NAF/DDAF"),
         Binding("s", "next_series", "Series model"),
+        Binding("slash", "search", "Filter"),
     ]
 
     DEFAULT_CSS = """
@@ -121,6 +126,7 @@ class VariationScreen(JobScreen):
     VariationScreen #var-series-label { height: 1; }
     VariationScreen Sparkline { height: 3; }
     VariationScreen DataTable { height: 1fr; }
+    VariationScreen #var-search { display: none; }
     """
 
     @dataclass
@@ -159,6 +165,7 @@ class VariationScreen(JobScreen):
         self._fraction = 0
         self._series_model = 0
         self._book_index = 0
+        self.search = ""  # the / filter: passages whose text (or sentence number) contains it
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="var-form"):
@@ -177,12 +184,14 @@ class VariationScreen(JobScreen):
             yield Label("", id="var-series-label")
             yield Sparkline([], id="var-series")
             yield Label("novel passages (ensemble over models)", id="var-passages-label")
+            yield Input(placeholder="filter the passages (Enter or Escape: back to the table)", id="var-search", compact=True)
             yield DataTable(id="var-passages", cursor_type="row", zebra_stripes=True)
         yield FitFooter()
 
     def on_mount(self) -> None:
+        super().on_mount()
         table = self.query_one("#var-passages", DataTable)
-        table.add_columns("#", "sent", "score", "votes", "spread", "passage")
+        table.add_columns(*PASSAGE_COLUMNS)
 
     # ----- actions -------------------------------------------------------------------------------
 
@@ -207,6 +216,34 @@ class VariationScreen(JobScreen):
             "errors": list(run.errors),
             "models_info": dict(run.models_info),
         }
+
+    def action_search(self) -> None:
+        """/ opens the filter box over the passages; typing narrows the table at once."""
+        box = self.query_one("#var-search", Input)
+        box.display = True
+        self.set_focus(box)
+
+    def action_cancel(self) -> None:
+        """Escape in the filter box goes back to the table; elsewhere it cancels the job."""
+        if self.focused is self.query_one("#var-search", Input):
+            self._end_search()
+            return
+        super().action_cancel()
+
+    def _end_search(self) -> None:
+        box = self.query_one("#var-search", Input)
+        box.display = bool(box.value)
+        self.set_focus(self.query_one("#var-passages", DataTable))
+
+    @on(Input.Changed, "#var-search")
+    def _search_changed(self, event: Input.Changed) -> None:
+        self.search = event.value
+        self._fill_passages()
+
+    @on(Input.Submitted, "#var-search")
+    def _search_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._end_search()
 
     def action_next_fraction(self) -> None:
         self._fraction = (self._fraction + 1) % len(FRACTIONS)
@@ -242,12 +279,13 @@ class VariationScreen(JobScreen):
     def on_variation_screen_progress(self, msg: Progress) -> None:
         if not self.running:
             return  # a late message from a cancelled job
-        bar = self.query_one("#var-progress", ProgressBar)
-        if msg.total:
-            bar.update(total=msg.total, progress=msg.done)
-        what = f"{msg.stage} {msg.book}" + (f" · {msg.model}" if msg.model else "")
-        detail = msg.message or (f"{msg.done}/{msg.total}" if msg.total else "")
-        self._status(f"{what}: {detail}")
+        what = f"{msg.stage} {msg.book}".strip() + (f" · {msg.model}" if msg.model else "")
+        if msg.message:
+            what += f": {msg.message}"
+        if msg.message or msg.done == 0:
+            self.stage = what  # a new stage (the counts of the same stage keep its wording)
+        self._progress(msg.done, msg.total)
+        self._show_progress()
 
     def on_variation_screen_finished(self, msg: Finished) -> None:
         if not self.running:
@@ -286,10 +324,37 @@ class VariationScreen(JobScreen):
             f"successive similarity, {model} · {book.book.name} (z, {len(series)} steps)  [s: next model]"
         )
         self.query_one("#var-series", Sparkline).data = downsample(series, 160)
+        self._fill_passages()
+
+    def visible_passages(self) -> list[Any]:
+        """The shown book's novel passages that match the / filter (all of them when it is empty)."""
+        run = self.run_result
+        if run is None or not run.books:
+            return []
+        needle = self.search.strip().casefold()
+        passages = run.books[self._book_index].passages
+        return [p for p in passages if not needle or needle in f"{p.sentence_id} {p.text}".casefold()]
+
+    def _fill_passages(self) -> None:
+        run = self.run_result
+        if run is None or not run.books:
+            return
+        n_models = len((run.mean if run.mean is not None else run.books[self._book_index].agreement).models)
+        shown = self.visible_passages()
+        total = len(run.books[self._book_index].passages)
+        label = "novel passages (ensemble over models)"
+        if self.search.strip():
+            label += f" — {len(shown)} of {total} match “{self.search.strip()}”"
+        self.query_one("#var-passages-label", Label).update(Text(label + "  [/: filter]"))
         table = self.query_one("#var-passages", DataTable)
-        table.clear()
-        for p in book.passages:
+        table.clear(columns=True)  # auto-sized columns only shrink when they are made again
+        table.add_columns(*PASSAGE_COLUMNS)
+        room = max(20, min(160, self.app.size.width - PASSAGE_FIXED))  # the passage fits beside the numbers
+        for p in shown:
             table.add_row(
-                str(p.rank), str(p.sentence_id), f"{p.score:.2f}", f"{p.votes}/{len(models)}", f"{p.spread:.2f}",
-                p.text if len(p.text) <= 160 else p.text[:157] + "…",
+                str(p.rank), str(p.sentence_id), f"{p.score:.2f}", f"{p.votes}/{n_models}", f"{p.spread:.2f}",
+                p.text if len(p.text) <= room else p.text[: room - 1] + "…",
             )
+
+    def on_resize(self, _event: Any) -> None:
+        self._fill_passages()

@@ -26,7 +26,7 @@ from textual.widgets import DataTable, Header, Input, OptionList, Static, Tree
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from core.curation import PENDING, record_key, word_overlap
+from core.curation import PENDING, record_key, spotcheck_entry, word_overlap
 from core.errors import SmithError
 from core.types import RULE_NAMES, RULES
 from smithtui.widgets.footer import FitFooter
@@ -35,6 +35,7 @@ from smithtui.widgets.render import (
     ACCEPTED_MARK,
     REJECTED_MARK,
     clip,
+    fluency_cell,
     focus_window,
     highlight_spans,
     margin_cell,
@@ -77,6 +78,14 @@ class VerdictsReady(Message):
         self.gen, self.indices, self.verdicts = gen, indices, verdicts
 
 
+class FluencyScored(Message):
+    """Each realized candidate's ``{scorer, source, foil, delta}`` (``core.pipeline.FoilPipeline.fluency``)."""
+
+    def __init__(self, gen: int, indices: list[int], fluency: list[Any]) -> None:
+        super().__init__()
+        self.gen, self.indices, self.fluency = gen, indices, fluency
+
+
 class SpotChecked(Message):
     def __init__(self, gen: int, model: str, indices: list[int], checks: list[Any], error: str = "") -> None:
         super().__init__()
@@ -116,6 +125,7 @@ class Row:
     checks: dict[str, Any] = field(default_factory=dict)
     edited: bool = False
     original_text: str = ""
+    fluency: dict[str, Any] | None = None  # {scorer, source, foil, delta}; None until scored
 
     @property
     def text(self) -> str:
@@ -130,10 +140,14 @@ class Row:
         return self.candidate.edit
 
     def missing(self, models: Sequence[str]) -> list[str]:
-        """What is not scored yet: ``"validation"`` and/or model names."""
+        """What is not scored yet: ``"validation"``, ``"fluency"`` and/or model names."""
         if self.error:
             return []
-        return (["validation"] if self.verdicts is None else []) + [m for m in models if m not in self.checks]
+        return (
+            (["validation"] if self.verdicts is None else [])
+            + (["fluency"] if self.fluency is None else [])
+            + [m for m in models if m not in self.checks]
+        )
 
     def key(self, paraphrase: str | None) -> str:
         e = self.edit
@@ -152,6 +166,7 @@ class Row:
 from core.inputs import ENGLISH_HINT_WORDS, looks_english  # noqa: E402, F401 (moved to core for the CLI)
 
 NARROW, SHORT = 100, 30  # below these columns / rows the workbench goes compact
+FLUENCY_W = 5  # the fluency delta column: "+0.64"
 PARAPHRASE_MIN_OVERLAP = 0.3  # below this share of shared words a paraphrase is probably another sentence's
 SAME_SENTENCE_OVERLAP = 0.5  # an edited sentence sharing this much with the crafted one keeps its paraphrase
 
@@ -165,6 +180,8 @@ def sentence_id(text: str) -> str:
 
 class WorkbenchScreen(Screen[None]):
     """Sentence → graph → edits → foils → verdicts and spot checks → basket."""
+
+    PASTE_TARGET: ClassVar[str] = "#sentence"  # where a paste on a pane goes (smithtui.keybursts)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+g", "generate", "Craft", id="workbench.generate"),
@@ -206,6 +223,7 @@ class WorkbenchScreen(Screen[None]):
         self._cancel: threading.Event | None = None
         self.timings: dict[str, float] = {}  # for the benchmark; never displayed
         self.show_edit_column = False
+        self.show_fluency_column = True
         self.foil_width = 40
         self._model_errors: set[str] = set()
         self._crafted: tuple[str, str] = ("", "")  # (sentence, paraphrase) of the last craft or restore
@@ -513,6 +531,9 @@ class WorkbenchScreen(Screen[None]):
             self._spot_checks(gen, parsed.text, paraphrase, models, ok, [candidates[i].text for i in ok], stale)
             if stale():
                 return
+            self._fluency(gen, pipe, ok, [candidates[i] for i in ok])
+            if stale():
+                return
             try:
                 verdicts = pipe.validate([candidates[i] for i in ok])
             except SmithError as exc:
@@ -528,6 +549,15 @@ class WorkbenchScreen(Screen[None]):
             post(StageFailed(gen, "generate", f"{type(exc).__name__}: {exc}"))
         finally:
             post(GenerationDone(gen))
+
+    def _fluency(self, gen: int, pipe: Any, indices: list[int], candidates: list[Any]) -> None:
+        """Score the foils' fluency against their source (a failure is reported; the column says n/a)."""
+        try:
+            fluency = pipe.fluency(candidates)
+        except SmithError as exc:
+            self.post_message(StageFailed(gen, "fluency", exc.message, exc.hint))
+            fluency = [{"scorer": pipe.settings.fluency, "source": None, "foil": None, "delta": None} for _ in candidates]
+        self.post_message(FluencyScored(gen, indices, fluency))
 
     def _spot_checks(
         self,
@@ -561,8 +591,11 @@ class WorkbenchScreen(Screen[None]):
         from core.evaluate.spotcheck import check_model
 
         try:
+            pipe = self.app.backends.pipeline()
             if row.verdicts is None:
-                row.verdicts = list(self.app.backends.pipeline().validate([row.candidate])[0])
+                row.verdicts = list(pipe.validate([row.candidate])[0])
+            if row.fluency is None:
+                row.fluency = pipe.fluency([row.candidate])[0]
             for model in models:
                 if model not in row.checks:
                     try:
@@ -601,6 +634,7 @@ class WorkbenchScreen(Screen[None]):
         """Re-validate and re-check one hand-edited foil."""
         try:
             self._spot_checks(gen, candidate.edit.source.text, paraphrase, models, [index], [candidate.text], lambda: False)
+            self._fluency(gen, self.app.backends.pipeline(), [index], [candidate])
             verdicts = self.app.backends.pipeline().validate([candidate])
             self.post_message(VerdictsReady(gen, [index], verdicts))
         except SmithError as exc:
@@ -652,6 +686,20 @@ class WorkbenchScreen(Screen[None]):
                 table.update_cell(str(i), "valid", self._verdicts_text(self.rows[i]))
         self.timings["verdicts"] = time.perf_counter()
         self._show_detail()
+
+    def on_fluency_scored(self, message: FluencyScored) -> None:
+        if message.gen != self.gen:
+            return
+        table = self.query_one("#candidates", DataTable)
+        for i, fluency in zip(message.indices, message.fluency, strict=True):
+            self.rows[i].fluency = fluency
+            if str(i) in table.rows and "fluency" in table.columns:
+                table.update_cell(str(i), "fluency", self._fluency_text(self.rows[i]))
+        self.timings["fluency"] = time.perf_counter()
+        self._show_detail()
+
+    def _fluency_text(self, row: Row) -> Text:
+        return Text("") if row.error else fluency_cell(row.fluency, self.app.settings.pipeline.fluency_threshold)
 
     def on_spot_checked(self, message: SpotChecked) -> None:
         if message.gen != self.gen:
@@ -768,6 +816,8 @@ class WorkbenchScreen(Screen[None]):
         model_w = 7
         fixed = 1 + 4 + 6 + len(self.models) * model_w + 2 * (4 + len(self.models))
         room = self._center_width() - fixed
+        self.show_fluency_column = room - FLUENCY_W - 2 >= 20  # at 80 columns with three models it still fits
+        room -= (FLUENCY_W + 2) if self.show_fluency_column else 0
         self.show_edit_column = room >= 30 + 20 + 2
         self.foil_width = max(16, room - (22 if self.show_edit_column else 0))
         table.add_column("", key="mark", width=1)
@@ -775,9 +825,12 @@ class WorkbenchScreen(Screen[None]):
         for model in self.models:
             table.add_column(clip(model, model_w), key=f"m:{model}", width=model_w)
         table.add_column("Valid", key="valid", width=6)
+        if self.show_fluency_column:
+            table.add_column("Flu", key="fluency", width=FLUENCY_W)
         if self.show_edit_column:
             table.add_column("Edit", key="edit", width=20)
-        table.add_column("Foil (changes highlighted)", key="foil", width=self.foil_width)
+        title = "Foil (changes highlighted)"
+        table.add_column(title if len(title) <= self.foil_width else "Foil", key="foil", width=self.foil_width)
 
     def _mark(self, row: Row) -> Text:
         curation = self.app.curation
@@ -816,6 +869,8 @@ class WorkbenchScreen(Screen[None]):
             else:
                 cells.append(Text("…", style="dim") if not row.error else Text(""))
         cells.append(self._verdicts_text(row))
+        if self.show_fluency_column:
+            cells.append(self._fluency_text(row))
         if self.show_edit_column:
             cells.append(Text(clip(row.edit.description, 20)))
         cells.append(foil)
@@ -874,6 +929,10 @@ class WorkbenchScreen(Screen[None]):
             if v.probabilities:
                 text.append("  " + " ".join(f"{k} {p:.2f}" for k, p in v.probabilities.items()), style="dim")
             text.append("\n")
+        fl = row.fluency
+        if fl is not None and fl.get("delta") is not None:
+            text.append("fluency: ", style="bold")
+            text.append(f"{fl['scorer']} delta {fl['delta']:+.3f} (foil {fl['foil']:.2f}, source {fl['source']:.2f})\n")
         for model in self.models:
             check = row.checks.get(model)
             if check is None:
@@ -901,18 +960,9 @@ class WorkbenchScreen(Screen[None]):
             row_id=sentence_id(row.edit.source.text),
             paraphrase=paraphrase or None,
             provenance=prov,
+            fluency=row.fluency,
         )
-        record["spotcheck"] = {
-            m: {
-                "sim_foil": round(c.sim_foil, 6),
-                "sim_reference": round(c.sim_reference, 6),
-                "reference": c.reference,
-                "margin": round(c.margin, 6),
-                "fooled": c.fooled,
-            }
-            for m, c in row.checks.items()
-            if c is not None and c.ok
-        }
+        record["spotcheck"] = {m: spotcheck_entry(c) for m, c in row.checks.items() if c is not None and c.ok}
         record["edited_by_hand"] = row.edited
         if row.edited:
             record["original_foil"] = row.original_text
@@ -1022,6 +1072,7 @@ class WorkbenchScreen(Screen[None]):
         row.candidate = replace(row.candidate, realization=realization)
         row.edited = True
         row.verdicts = None
+        row.fluency = None
         row.checks = {}
         table = self.query_one("#candidates", DataTable)
         if str(index) in table.rows:

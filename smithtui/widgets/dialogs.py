@@ -1,7 +1,7 @@
 """Modal dialogs: a one-line prompt, a yes/no question, a model picker. All keyboard driven.
 
 A prompt for a file path completes it as you type (the grey suggestion; Tab or → takes it)
-and starts from the last path given for the same purpose in this session.
+and starts from the last path given for the same purpose (kept across restarts by the app).
 
 >>> import tempfile, pathlib, asyncio
 >>> d = pathlib.Path(tempfile.mkdtemp()); (d / "foils.jsonl").write_text("")
@@ -83,7 +83,7 @@ class PromptScreen(ModalScreen[str | None]):
         self._title, self._value, self._placeholder, self._hint = title, value, placeholder, hint
 
     def _last_paths(self) -> dict[str, str]:
-        """The app's last path per purpose ("export", "sentences", ...) in this session."""
+        """The app's last path per purpose ("export", "sentences", ...), kept across restarts."""
         return getattr(self.app, "last_paths", {})
 
     def compose(self) -> ComposeResult:
@@ -105,7 +105,11 @@ class PromptScreen(ModalScreen[str | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         if self._path_kind and event.value.strip():
-            self._last_paths()[self._path_kind] = event.value.strip()
+            remember = getattr(self.app, "remember_path", None)
+            if remember is not None:
+                remember(self._path_kind, event.value)  # persisted with the UI state
+            else:
+                self._last_paths()[self._path_kind] = event.value.strip()
         self.dismiss(event.value)
 
     def action_complete(self) -> None:

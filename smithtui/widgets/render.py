@@ -82,6 +82,22 @@ def margin_cell(check: Any) -> Text:
     return Text(f" {margin:+.3f}", style=SAFE_STYLE)
 
 
+def fluency_cell(fluency: Mapping[str, Any] | None, threshold: float = -1.0) -> Text:
+    """The fluency delta (foil minus source, nats per token): red below ``threshold``; ``…`` until scored.
+
+    >>> fluency_cell({"delta": 0.6435}).plain, fluency_cell({"delta": -2.5}).style, fluency_cell(None).plain
+    ('+0.64', 'red', '…')
+    >>> fluency_cell({"delta": None, "scorer": "none"}).plain
+    '–'
+    """
+    if fluency is None:
+        return Text("…", style="dim")
+    delta = fluency.get("delta")
+    if delta is None:
+        return Text("–", style="dim")
+    return Text(f"{float(delta):+.2f}", style="red" if delta < threshold else "")
+
+
 def verdict_cell(verdict: Any) -> Text:
     """``✓ 0.92`` / ``✗ 0.40`` / ``? n/a`` for one validator verdict (a Verdict or its dict)."""
     if verdict is None:
