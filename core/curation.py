@@ -505,7 +505,7 @@ def _with_scored(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def spotcheck_entry(check: Any) -> dict[str, Any]:
-    """One model's spot check (:class:`core.spotcheck.ModelCheck`) as a curated record stores it."""
+    """One model's spot check (:class:`core.evaluate.spotcheck.ModelCheck`) as a curated record stores it."""
     return {
         "sim_foil": round(check.sim_foil, 6),
         "sim_reference": round(check.sim_reference, 6),
@@ -527,8 +527,8 @@ def rescore_record(
     """
     from dataclasses import replace
 
+    from core.evaluate.spotcheck import check_model
     from core.export import verdict_dict
-    from core.spotcheck import check_model
     from core.types import Realization
 
     pending = list(record.get(PENDING) or [])

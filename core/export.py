@@ -61,7 +61,7 @@ def foil_record(
 ) -> dict[str, Any]:
     """The JSON record of one foil: texts, edit, graphs, changed span, verdicts, fluency, provenance.
 
-    ``fluency`` is ``{scorer, source, foil, delta}`` (:func:`core.fluency.relative_fluency`);
+    ``fluency`` is ``{scorer, source, foil, delta}`` (:func:`core.foils.fluency.relative_fluency`);
     None (not scored) is kept as null so every record has the field.
     """
     edit = candidate.edit

@@ -293,7 +293,7 @@ def test_two_windows_on_one_journal_do_not_corrupt_it(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("size", [(120, 40), (80, 24)])
 def test_the_fluency_delta_is_shown_and_kept_in_the_curated_record(tmp_path: Path, size: tuple[int, int]) -> None:
-    from core.fluency import get_scorer, relative_fluency
+    from core.foils.fluency import get_scorer, relative_fluency
 
     async def scenario() -> None:
         app = app_for(tmp_path)

@@ -79,7 +79,7 @@ class VerdictsReady(Message):
 
 
 class FluencyScored(Message):
-    """Each realized candidate's ``{scorer, source, foil, delta}`` (``core.pipeline.FoilPipeline.fluency``)."""
+    """Each realized candidate's ``{scorer, source, foil, delta}`` (``core.foils.pipeline.FoilPipeline.fluency``)."""
 
     def __init__(self, gen: int, indices: list[int], fluency: list[Any]) -> None:
         super().__init__()
