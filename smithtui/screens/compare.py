@@ -256,8 +256,7 @@ class CompareScreen(Screen[None]):
             text.append("\n" + "  ".join(f"{r} {n}" for r, n in counts.items()), style="dim")
         for reason, n in ts.bad_counts().items():
             text.append(f"\nskipped {n}: {reason}", style="yellow")
-        text.append("\n\nctrl+o: load a file  ctrl+b: use the basket\nctrl+r: run  escape: cancel", style="dim")
-        info.update(text)
+        info.update(text)  # the keys (ctrl+o, ctrl+b, ctrl+r, escape) are in the footer, which fits at 80 columns
 
     def action_use_basket(self) -> None:
         self.source = "basket"
