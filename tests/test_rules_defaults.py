@@ -129,51 +129,36 @@ def test_the_tagger_mistake_on_bit_is_repaired():
     assert "retagged" not in plain.metadata and {c for _, _, c in plain.graph.instances()} >= {"end", "war"}
 
 
-def test_rs_swaps_a_main_clause_with_its_concessive_clause():
+CLAUSE_SWAPS = {
+    "Although he was tired, he finished the report.": "Although he finished the report, he was tired.",
+    "She smiled, although she was worried.": "She was worried, although she smiled.",
+    "Even though Anna had little money, she bought the painting.": (
+        "Even though she bought the painting, Anna had little money."
+    ),
+    "If it rains, the streets get wet.": "If the streets get wet, it rains.",
+    "When the bell rang, the children ran outside.": "When the children ran outside, the bell rang.",
+    "He left before she arrived.": "She arrived before he left.",
+    "If the train is late, we will miss the concert.": None,  # "if we will miss the concert, the train is late"
+    "We waited until the rain stopped.": None,  # "the rain stopped until we waited"
+    "Tom cooked while Anna read.": None,  # a contrast: swapping the clauses changes nothing
+}
+
+
+def test_rs_swaps_concessive_condition_and_time_clauses_only_when_tenses_and_subordinator_allow():
     from core.foils.rules.edits import rs_edits
     from core.foils.validate.roundtrip import RoundTripValidator
     from core.types import FoilCandidate
 
     parser, realizer = DependencyParser(), AlignedRealizer()
     validator = RoundTripValidator(parser)
-    expected = {
-        "Although he was tired, he finished the report.": "Although he finished the report, he was tired.",
-        "She smiled, although she was worried.": "She was worried, although she smiled.",
-        "Even though Anna had little money, she bought the painting.": (
-            "Even though she bought the painting, Anna had little money."
-        ),
-    }
-    for parsed in parser.parse(list(expected)):
-        [edit] = [e for e in rs_edits(parsed) if e.variant == "clauses"]
-        real = realizer.realize(edit)
-        assert real.text == expected[parsed.text]
-        [verdict] = validator.score([FoilCandidate(edit, real)])
-        assert verdict.passed is True, verdict.reason
-
-
-def test_rs_swaps_condition_and_time_clauses_only_when_their_tenses_and_subordinator_allow():
-    from core.foils.rules.edits import rs_edits
-    from core.foils.validate.roundtrip import RoundTripValidator
-    from core.types import FoilCandidate
-
-    parser, realizer = DependencyParser(), AlignedRealizer()
-    validator = RoundTripValidator(parser)
-    expected = {
-        "If it rains, the streets get wet.": "If the streets get wet, it rains.",
-        "When the bell rang, the children ran outside.": "When the children ran outside, the bell rang.",
-        "He left before she arrived.": "She arrived before he left.",
-        "If the train is late, we will miss the concert.": None,  # "if we will miss the concert, the train is late"
-        "We waited until the rain stopped.": None,  # "the rain stopped until we waited"
-        "Tom cooked while Anna read.": None,  # a contrast: swapping the clauses changes nothing
-    }
-    for parsed in parser.parse(list(expected)):
+    for parsed in parser.parse(list(CLAUSE_SWAPS)):
         edits = [e for e in rs_edits(parsed) if e.variant == "clauses"]
-        if expected[parsed.text] is None:
+        if CLAUSE_SWAPS[parsed.text] is None:
             assert edits == [], parsed.text
             continue
         [edit] = edits
         real = realizer.realize(edit)
-        assert real.text == expected[parsed.text]
+        assert real.text == CLAUSE_SWAPS[parsed.text]
         [verdict] = validator.score([FoilCandidate(edit, real)])
         assert verdict.passed is True, verdict.reason
 
