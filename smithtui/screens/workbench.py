@@ -1053,8 +1053,8 @@ class WorkbenchScreen(Screen[None]):
         )
 
     def _apply_edit(self, index: int, text: str | None) -> None:
+        from core.textdiff import changed_spans
         from core.types import Realization
-        from smithtui.widgets.render import changed_spans
 
         if text is None or index >= len(self.rows):
             return
