@@ -609,6 +609,9 @@ def export_records(
 ) -> ExportResult:
     """Write foil records atomically as JSONL, SentenceSmith CSV or Parquet.
 
+    The CSV holds every foil of ``records`` (:func:`core.export.in_csv` with ``include_dropped``): a basket
+    record was accepted by a person, which overrides the validators' decision.
+
     A failed write (a full disk, a read-only folder) raises :class:`CurationError`
     and leaves any existing file at ``path`` untouched.
     """
@@ -621,7 +624,10 @@ def export_records(
     target = Path(path).expanduser()
     if target.is_dir():
         raise InputError(f"{target} is a folder", hint="give a file name, e.g. foils.jsonl")
-    writer = {"jsonl": write_jsonl, "csv": write_sentencesmith_csv, "parquet": write_parquet}[fmt]
+    def csv_all(path: Path, recs: Sequence[Mapping[str, Any]]) -> int:  # a person accepted each: none is dropped
+        return write_sentencesmith_csv(path, recs, include_dropped=True)
+
+    writer = {"jsonl": write_jsonl, "csv": csv_all, "parquet": write_parquet}[fmt]
     try:
         count = writer(target, records)
         from core.dataset_card import write_dataset_card
