@@ -348,6 +348,20 @@ def previous_session(path: str | os.PathLike[str]) -> SessionSummary | None:
     )
 
 
+def _decided(action: str, record: Mapping[str, Any]) -> dict[str, Any]:
+    """``record`` with the curator's decision (see :meth:`CurationSession.accept`).
+
+    >>> r = _decided("accept", {"foil": "B.", "kept": False, "decided_by": "roundtrip failed"})
+    >>> r["kept"], r["decided_by"], r["engine_decision"]
+    (True, 'curator', {'kept': False, 'decided_by': 'roundtrip failed'})
+    """
+    if "engine_decision" in record:  # a curated record decided again (undo, redo from the basket)
+        engine = record["engine_decision"]
+    else:
+        engine = {"kept": record.get("kept"), "decided_by": record.get("decided_by", "")}
+    return {**record, "kept": action == "accept", "decided_by": "curator", "engine_decision": engine}
+
+
 class CurationSession:
     """A curation session: decisions journaled first, then applied to the basket."""
 
@@ -429,11 +443,15 @@ class CurationSession:
         if not record.get("source") or not record.get("foil"):
             raise InputError("a foil record needs 'source' and 'foil' texts", hint="generate a foil first")
         key = record_key(record)
-        self._write({"action": action, "key": key, "record": _with_scored({**record, "curation_id": key})})
+        self._write({"action": action, "key": key, "record": _with_scored({**_decided(action, record), "curation_id": key})})
         return key
 
     def accept(self, record: Mapping[str, Any]) -> str:
-        """Put a foil in the basket (journaled); returns its key."""
+        """Put a foil in the basket (journaled); returns its key.
+
+        A person's decision overrides the engine's: the curated record says ``kept`` true (accept) or false
+        (reject), ``decided_by: "curator"``, and keeps the engine's ``{kept, decided_by}`` as ``engine_decision``.
+        """
         return self._decide("accept", record)
 
     def reject(self, record: Mapping[str, Any]) -> str:
@@ -462,6 +480,7 @@ class CurationSession:
         key = record_key(record)
         if key not in self.state.basket:
             return False
+        record = _decided("accept", record)  # only basket records are completed; the engine's word is the new one
         self._write({"action": "update", "key": key, "record": _with_scored({**record, "curation_id": key})})
         return True
 
@@ -609,6 +628,9 @@ def export_records(
 ) -> ExportResult:
     """Write foil records atomically as JSONL, SentenceSmith CSV or Parquet.
 
+    The CSV holds every foil of ``records`` (:func:`core.export.in_csv` with ``include_dropped``): a basket
+    record was accepted by a person, which overrides the validators' decision.
+
     A failed write (a full disk, a read-only folder) raises :class:`CurationError`
     and leaves any existing file at ``path`` untouched.
     """
@@ -621,7 +643,10 @@ def export_records(
     target = Path(path).expanduser()
     if target.is_dir():
         raise InputError(f"{target} is a folder", hint="give a file name, e.g. foils.jsonl")
-    writer = {"jsonl": write_jsonl, "csv": write_sentencesmith_csv, "parquet": write_parquet}[fmt]
+    def csv_all(path: Path, recs: Sequence[Mapping[str, Any]]) -> int:  # a person accepted each: none is dropped
+        return write_sentencesmith_csv(path, recs, include_dropped=True)
+
+    writer = {"jsonl": write_jsonl, "csv": csv_all, "parquet": write_parquet}[fmt]
     try:
         count = writer(target, records)
         from core.dataset_card import write_dataset_card

@@ -9,9 +9,10 @@ fsync, rename), so an interrupted or failed write leaves the old file intact.
 
 from __future__ import annotations
 
+import csv
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import IO, Any
 
 import penman
 
@@ -158,10 +159,40 @@ def write_jsonl(path: str | os.PathLike[str], records: Iterable[Mapping[str, Any
     return atomic_write_jsonl(path, records)
 
 
-def write_sentencesmith_csv(path: str | os.PathLike[str], records: Iterable[Mapping[str, Any]]) -> int:
-    """Write foil records (errors skipped) in the SentenceSmith column layout, atomically."""
-    rows = (sentencesmith_row(r) for r in records if r.get("foil") and not r.get("error"))
-    return atomic_write_csv(path, rows, SENTENCESMITH_COLUMNS)
+def in_csv(record: Mapping[str, Any], *, include_dropped: bool = False) -> bool:
+    """Whether a record is a row of the SentenceSmith CSV: a foil (no error), kept by the pipeline's decision.
+
+    ``kept`` False (the decision dropped it) needs ``include_dropped``; ``kept`` None (not decided, e.g. a
+    record a person accepted into the basket) counts as kept. The CLI and the basket export both ask this.
+
+    >>> [in_csv(r) for r in ({"foil": "B.", "kept": True}, {"foil": "B.", "kept": False}, {"foil": None, "error": "x"})]
+    [True, False, False]
+    >>> in_csv({"foil": "B.", "kept": False}, include_dropped=True)
+    True
+    """
+    if not record.get("foil") or record.get("error"):
+        return False
+    return include_dropped or record.get("kept") is not False
+
+
+def write_sentencesmith_csv(
+    path: str | os.PathLike[str] | IO[str], records: Iterable[Mapping[str, Any]], *, include_dropped: bool = False
+) -> int:
+    """Write the :func:`in_csv` records in the SentenceSmith column layout; returns the rows written.
+
+    ``path`` is a file name (written atomically) or an open text stream (the caller's atomic writer, so a
+    long run streams its rows instead of holding them).
+    """
+    rows = (sentencesmith_row(r) for r in records if in_csv(r, include_dropped=include_dropped))
+    if isinstance(path, (str, os.PathLike)):
+        return atomic_write_csv(path, rows, SENTENCESMITH_COLUMNS)
+    writer = csv.DictWriter(path, fieldnames=list(SENTENCESMITH_COLUMNS))
+    writer.writeheader()
+    n = 0
+    for row in rows:
+        writer.writerow(row)
+        n += 1
+    return n
 
 
 # -- Parquet: typed nested columns ------------------------------------------------------------

@@ -26,8 +26,9 @@ from app_support import (
 )
 
 from core.evaluate.evaluation import evaluate_triples
+from core.evaluate.table import table_rows
 from core.evaluate.triples import read_triples
-from smithtui.screens.compare import CompareScreen, result_rows
+from smithtui.screens.compare import CompareScreen
 
 pytestmark = pytest.mark.slow
 
@@ -107,12 +108,12 @@ def test_compare_on_a_small_triples_file(tmp_path: Path, layout: str) -> None:
             assert [r["model"] for r in rows] == sorted([r["model"] for r in rows], key=lambda m: -next(x["hm"] for x in rows if x["model"] == m))
             expected = {m.name: m for m in evaluate_triples(read_triples(path), ["bow", "tfidf"], n_boot=0).models}
             for r in rows:
-                assert r["tacc"] == pytest.approx(expected[r["model"]].tacc)
-                assert r["auc"] == pytest.approx(expected[r["model"]].auc)
-                assert r["per_rule"]["RS"] == pytest.approx(expected[r["model"]].per_rule["RS"].tacc)
+                assert r["tacc"] == pytest.approx(expected[r["model"]].tacc, abs=1e-6)  # rounded as in the saved JSON
+                assert r["auc"] == pytest.approx(expected[r["model"]].auc, abs=1e-6)
+                assert r["tacc_RS"] == pytest.approx(expected[r["model"]].per_rule["RS"].tacc, abs=1e-6)
             # the bag of words never separates a role swap
             bow = next(r for r in rows if r["model"] == "bow")
-            assert bow["per_rule"]["RS"] == 0.0
+            assert bow["tacc_RS"] == 0.0
             table = results_table(screen)
             assert len(table) == 2 and "█" in "".join(table[0])
             # export the table
@@ -123,8 +124,20 @@ def test_compare_on_a_small_triples_file(tmp_path: Path, layout: str) -> None:
         with open(tmp_path / "table.csv", newline="", encoding="utf-8") as fh:
             exported = list(csv.DictReader(fh))
         assert [e["model"] for e in exported] == [r["model"] for r in rows]
-        assert float(exported[0]["tacc_RS"]) == pytest.approx(rows[0]["per_rule"]["RS"])
-        assert exported[0]["seed"] == "13"
+        assert float(exported[0]["tacc_RS"]) == pytest.approx(rows[0]["tacc_RS"])
+        assert exported[0]["seed"] == "13" and exported[0]["dataset"] == path.stem
+        # the columns of `smithtui eval --out-csv` on the same file and seed, in the same order
+        from smithtui.cli import main
+
+        cli_csv = tmp_path / "cli.csv"
+        assert main(["eval", "--triples", str(path), "--models", "bow,tfidf", "--blind", "none", "--seed", "13",
+                     "--n-boot", "0", "--no-cache", "-q", "--out-csv", str(cli_csv)]) == 0  # fmt: skip
+        with open(cli_csv, newline="", encoding="utf-8") as fh:
+            cli = list(csv.DictReader(fh))
+        assert list(cli[0]) == list(exported[0])
+        by_model = {r["model"]: r for r in cli}
+        for e in exported:
+            assert e["tacc"] == by_model[e["model"]]["tacc"] and e["hm"] == by_model[e["model"]]["hm"]
 
     run(scenario())
 
@@ -145,7 +158,7 @@ def test_compare_on_the_basket_with_minilm(tmp_path: Path) -> None:
             await pilot.press("ctrl+r")
             await settle(app, pilot)
             assert {r["model"] for r in screen.rows} == {"bow", "minilm"}
-            assert all(r["error"] is None and 0.0 <= r["tacc"] <= 1.0 for r in screen.rows)
+            assert all(r["ok"] and 0.0 <= r["tacc"] <= 1.0 for r in screen.rows)
             assert str(screen.query_one("#progress-label", Static).render()) == "done"
 
     run(scenario())
@@ -184,7 +197,7 @@ def test_compare_error_paths_leave_the_app_usable(tmp_path: Path) -> None:
             await pilot.press("ctrl+r")
             await settle(app, pilot)
             by_model = {r["model"]: r for r in screen.rows}
-            assert by_model["bow"]["error"] is None
+            assert by_model["bow"]["ok"] and "error" not in by_model["bow"]
             assert "unknown embedder" in by_model["no-such-model"]["error"]
             assert "no-such-model" in str(screen.query_one("#compare-note", Static).render())
             assert [c.strip() for c in results_table(screen)[-1][:2]] == ["no-such-m…", "error"]
@@ -257,9 +270,9 @@ def test_cancel_a_running_evaluation(tmp_path: Path, monkeypatch: pytest.MonkeyP
     run(scenario())
 
 
-def test_result_rows_sorts_by_score_and_puts_failures_last() -> None:
-    ts = read_triples(write_jsonl(Path(__import__("tempfile").mkdtemp()) / "t.jsonl"))
-    res = evaluate_triples(ts, ["bow", "tfidf", "no-such-model"], n_boot=0)
-    rows = result_rows(res)
+def test_ranked_table_rows_sort_by_score_and_put_failures_last(tmp_path: Path) -> None:
+    ts = read_triples(write_jsonl(tmp_path / "t.jsonl"))
+    res = evaluate_triples(ts, ["no-such-model", "bow", "tfidf"], n_boot=0)
+    rows = table_rows(res.to_dict(), ranked=True)
     assert rows[-1]["model"] == "no-such-model" and rows[-1]["error"]
     assert rows[0]["hm"] >= rows[1]["hm"]

@@ -68,3 +68,27 @@ def test_clear_errors_without_traceback(tmp_path, capsys):
     assert "no sentence column" in err and "hint:" in err and "Traceback" not in err
     assert main(["foils", "--input", str(tmp_path / "missing.txt"), "--out", str(tmp_path / "o.jsonl")]) == 2
     assert main(["foils", "--input", str(bad), "--out", str(tmp_path / "o.jsonl"), "--rules", "XX"]) == 2
+
+
+def _csv_foils(path: Path) -> list[tuple[str, str]]:
+    with open(path, encoding="utf-8", newline="") as fh:
+        return [(r["original_sentence"], r["modified_sentence"]) for r in csv.DictReader(fh)]
+
+
+def test_one_csv_rule_for_the_cli_streamed_collected_and_the_basket(tmp_path, sample_run):
+    """Kept foils only by default; --include-dropped adds the ones the decision dropped; the basket export
+    (each record accepted by a person) writes all; the same function (core.export.in_csv) decides each time."""
+    from core.curation import export_records
+
+    foils = [r for r in sample_run if r.get("foil") and not r.get("error")]
+    kept = [(r["source"], r["foil"]) for r in foils if r["kept"]]
+    assert kept and len(kept) < len(foils), "the sample must hold kept and dropped foils"
+    base = ["foils", "--input", str(SAMPLE), "--seed", "3", "--per-rule", "2", "--no-card"]
+    streamed, collected, everything = tmp_path / "s.csv", tmp_path / "c.csv", tmp_path / "all.csv"
+    assert main([*base, "--out", str(streamed)]) == 0
+    assert main([*base, "--out", str(collected), "--amr-out", str(tmp_path / "g.amr")]) == 0  # held in memory
+    assert main([*base, "--out", str(everything), "--include-dropped"]) == 0
+    assert _csv_foils(streamed) == _csv_foils(collected) == kept
+    assert _csv_foils(everything) == [(r["source"], r["foil"]) for r in foils]
+    assert export_records(sample_run, tmp_path / "basket.csv").count == len(foils)
+    assert _csv_foils(tmp_path / "basket.csv") == _csv_foils(everything)

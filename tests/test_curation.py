@@ -416,3 +416,25 @@ def test_a_pending_record_is_completed_in_the_basket_and_survives_restore(journa
     s.journal.unlock()
     restored = CurationSession.open(journal, restore=True)
     assert restored.basket[0]["spotcheck"]["bow"]["fooled"] and restored.pending == 0
+
+
+def test_the_curator_decides_and_the_engine_decision_is_kept(journal: Path) -> None:
+    """A foil the engine dropped can be accepted: the basket says kept (curator), still counts as a triple,
+    keeps the engine's decision, and takes the engine's new decision when late scores complete it."""
+    from core.evaluate.triples import triples_from_records
+
+    s = CurationSession.open(journal, restore=False)
+    dropped = {**rec(1), "kept": False, "decided_by": "roundtrip: negation missing"}
+    s.accept(dropped)
+    (got,) = s.basket
+    assert (got["kept"], got["decided_by"]) == (True, "curator")
+    assert got["engine_decision"] == {"kept": False, "decided_by": "roundtrip: negation missing"}
+    assert len(triples_from_records(s.basket, layout="foil-engine", path="basket")) == 1
+    assert s.complete({**rec(1), "kept": True, "decided_by": "roundtrip passed"})
+    (got,) = s.basket
+    assert got["engine_decision"] == {"kept": True, "decided_by": "roundtrip passed"} and got["kept"] is True
+    basket = s.basket
+    s.close()
+    again = CurationSession.open(journal, restore=True)  # the journal replays the same records
+    assert again.basket == basket
+    again.close()

@@ -37,6 +37,7 @@ from core.evaluate.metrics import (
     roc_auc,
     triplet_accuracy,
 )
+from core.evaluate.table import table_rows
 from core.evaluate.triples import Triple, TripleSet, triples_from_records
 from core.progress import ProgressCallback, check_cancel, report
 from core.types import RULES
@@ -152,29 +153,6 @@ class EvalResult:
     def table_rows(self) -> list[dict[str, Any]]:
         """One flat row per model: the columns of the terminal and CSV tables."""
         return table_rows(self.to_dict())
-
-
-def table_rows(result: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Flat rows (model, TACC with CI, AUC, HM, per-rule TACC, n, seconds) from a result dict (or saved JSON)."""
-    rules = list(result.get("dataset", {}).get("rules", {}))
-    rows = []
-    for m in result.get("models", []):
-        row: dict[str, Any] = {"model": m["name"], "ok": m["ok"]}
-        if m["ok"]:
-            row.update(
-                tacc=m["tacc"], tacc_lo=(m["tacc_ci"] or [None])[0], tacc_hi=(m["tacc_ci"] or [None, None])[1],
-                auc=m["auc"], hm=m["hm"], hm_lo=(m["hm_ci"] or [None])[0], hm_hi=(m["hm_ci"] or [None, None])[1],
-                n=m["n"], ties=m["ties"],
-            )  # fmt: skip
-            for r in rules:
-                pr = m["per_rule"].get(r)
-                row[f"tacc_{r}"] = pr["tacc"] if pr else None
-                row[f"n_{r}"] = pr["n"] if pr else 0
-            row["seconds"] = m["timings"].get("total_s")
-        else:
-            row["error"] = m["error"]
-        rows.append(row)
-    return rows
 
 
 def _as_triple_set(triples: TripleSet | Iterable[Triple] | Iterable[Mapping[str, Any]]) -> TripleSet:

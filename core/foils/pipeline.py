@@ -249,6 +249,32 @@ class FoilPipeline:
                 slot.append(verdict)
         return per_candidate
 
+    def record(
+        self,
+        candidate: FoilCandidate,
+        verdicts: Sequence[Verdict] | None,
+        fluency: Mapping[str, Any] | None,
+        *,
+        row_id: str = "",
+        paraphrase: str | None = None,
+        provenance: Mapping[str, Any] | None = None,
+        validated: bool = True,
+    ) -> dict[str, Any]:
+        """The foil record of one candidate with the keep/drop decision: what the CLI writes and the workbench
+        curates. ``verdicts`` None means not validated: with ``validated`` (the workbench, validation still
+        pending) nothing is decided yet (``kept`` None); without it (``--no-validate``) the foil is kept."""
+        if candidate.realization.error is not None:
+            kept, why = False, f"realization failed: {candidate.realization.error}"
+        elif verdicts is None:
+            kept, why = (None, "") if validated else (True, "not validated")
+        else:
+            kept, why = self.decide([*verdicts, self.fluency_verdict(fluency)] if fluency is not None else verdicts)
+        record = foil_record(
+            candidate, verdicts or (), row_id=row_id, paraphrase=paraphrase, kept=kept, decided_by=why,
+            provenance=provenance, fluency=fluency,
+        )  # fmt: skip
+        return record
+
     def decide(self, verdicts: Sequence[Verdict]) -> tuple[bool, str]:
         """Keep or drop a foil by the configured filter policies; says which policy decided."""
         from core.foils.policies import apply_policies  # a first-party module: no fallback that keeps other foils
@@ -390,14 +416,7 @@ class FoilPipeline:
             for i, v in zip(ok, self.validate([candidates[i] for i in ok]), strict=True):
                 verdicts[i] = v
         for (row, _), cand, vs, fl in zip(jobs, candidates, verdicts, fluency, strict=True):
-            if cand.realization.error is not None:
-                kept, why = False, f"realization failed: {cand.realization.error}"
-            elif validate:
-                kept, why = self.decide([*vs, self.fluency_verdict(fl)] if fl is not None else vs)
-            else:
-                kept, why = True, "not validated"
-            record = foil_record(
-                cand, vs, row_id=row.id, paraphrase=row.paraphrase, kept=kept, decided_by=why, provenance=prov
-            )
-            record["fluency"] = fl
-            yield record
+            yield self.record(
+                cand, vs if validate else None, fl, row_id=row.id, paraphrase=row.paraphrase, provenance=prov,
+                validated=validate,
+            )  # fmt: skip

@@ -165,11 +165,12 @@ def run(args: argparse.Namespace) -> int:
     from core.embed.cache import EmbeddingCache
     from core.embed.registry import resolve, usable_embedders
     from core.errors import InputError, SmithError
-    from core.evaluate.evaluation import BLIND_PREFIX, compare_results, evaluate_triples, is_blind, table_rows
+    from core.evaluate.evaluation import BLIND_PREFIX, compare_results, evaluate_triples, is_blind
     from core.evaluate.metrics import check_n_boot
+    from core.evaluate.table import write_table
     from core.evaluate.triples import read_triples
     from core.output import check_output
-    from core.textio import atomic_write_csv, atomic_write_json
+    from core.textio import atomic_write_json
 
     overrides = {"models.cache_dir": args.cache_dir, "models.threads": args.threads}
     settings = apply_overrides(load_settings(getattr(args, "config", None)), overrides)
@@ -273,12 +274,7 @@ def run(args: argparse.Namespace) -> int:
         atomic_write_json(args.out, doc)
         say(f"wrote {args.out}")
     if args.out_csv:
-        rows = []
-        for label, d in results.items():
-            for r in table_rows(d):
-                rows.append({"dataset": label, **r})
-        columns_out = list(dict.fromkeys(k for r in rows for k in r))
-        atomic_write_csv(args.out_csv, rows, columns_out)
+        write_table(args.out_csv, results, fmt="csv")
         say(f"wrote {args.out_csv}")
     failed = [m["name"] for d in results.values() for m in d["models"] if not m["ok"]]
     return 1 if failed else 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from core.batch import DEFAULT_SHARD_SIZE
@@ -30,6 +31,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "sentence-transformers; a sharded folder takes jsonl or parquet parts")  # fmt: skip
     p.add_argument("--amr-out", dest="amr_out", help="also write every source and edited graph to this .amr corpus")
     p.add_argument("--no-card", dest="no_card", action="store_true", help="do not write the README.md dataset card")
+    p.add_argument("--include-dropped", dest="include_dropped", action="store_true",
+                   help="CSV: also write the foils the validators' decision dropped (kept false); JSONL and "
+                   "Parquet always hold every record with its kept flag")  # fmt: skip
     p.add_argument("--rules", type=rule_list, help="comma-separated subset of PN,RS,US,AR,HS")
     p.add_argument(
         "--variants",
@@ -53,7 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from core.config import load_settings
-    from core.export import SENTENCESMITH_COLUMNS, sentencesmith_row
+    from core.export import write_sentencesmith_csv
     from core.foils.pipeline import FoilPipeline
     from core.inputs import expand_inputs, iter_inputs
     from core.output import check_output
@@ -97,31 +101,24 @@ def run(args: argparse.Namespace) -> int:
             records = list(run_records)
         finally:
             close_bar()
-        written = _write_collected(records, out, fmt, args.amr_out)
+        written = _write_collected(records, out, fmt, args.amr_out, include_dropped=args.include_dropped)
         tally = _Tally()
         for record in records:
             tally.add(record)
         tally.finish(args, out, fmt, sources, n_rows, written=written, card_records=records)  # Parquet: exact features
         return 0
     tally = _Tally()
+    written = None
     try:
         with atomic_writer(out) as fh:
-            writer = None
             if fmt == "csv":
-                import csv
-
-                writer = csv.DictWriter(fh, fieldnames=list(SENTENCESMITH_COLUMNS))
-                writer.writeheader()
-            for record in run_records:
-                tally.add(record)
-                if writer is not None:
-                    if record.get("foil") and not record.get("error") and record.get("kept"):
-                        writer.writerow(sentencesmith_row(record))
-                else:
+                written = write_sentencesmith_csv(fh, tally.each(run_records), include_dropped=args.include_dropped)
+            else:
+                for record in tally.each(run_records):
                     fh.write(to_json(record) + "\n")
     finally:
         close_bar()
-    tally.finish(args, out, fmt, sources, n_rows)
+    tally.finish(args, out, fmt, sources, n_rows, written=written)
     return 0
 
 
@@ -134,6 +131,12 @@ class _Tally:
         self.per_rule: dict[str, int] = {}
         self.card_records: list[dict] = []
         self.notes: set[tuple[str, str]] = set()
+
+    def each(self, records: Iterable[dict]) -> Iterator[dict]:
+        """``records`` as they go by, each counted."""
+        for record in records:
+            self.add(record)
+            yield record
 
     def add(self, record: dict) -> None:
         self.counts["records"] += 1
@@ -198,7 +201,9 @@ def _warn_notes(notes: set[tuple[str, str]]) -> None:
         print(f"smithtui: warning: foils of {split} sentence(s) split a grapheme cluster and were not kept", file=sys.stderr)
 
 
-def _write_collected(records: list[dict], out: Path, fmt: str, amr_out: str | None) -> int:
+def _write_collected(
+    records: list[dict], out: Path, fmt: str, amr_out: str | None, *, include_dropped: bool = False
+) -> int:
     """Write records held in memory (Parquet, ST triplets, or any format with --amr-out). Returns rows written."""
     from core.export import write_jsonl, write_parquet, write_sentencesmith_csv, write_st_triplets
 
@@ -207,7 +212,7 @@ def _write_collected(records: list[dict], out: Path, fmt: str, amr_out: str | No
 
         print(f"{write_amr_corpus(amr_out, records)} graphs → {amr_out}", file=sys.stderr)
     if fmt == "csv":
-        return write_sentencesmith_csv(out, [r for r in records if r.get("kept")])
+        return write_sentencesmith_csv(out, records, include_dropped=include_dropped)
     writer = {"jsonl": write_jsonl, "parquet": write_parquet, "st-triplets": write_st_triplets}[fmt]
     return writer(out, records)
 

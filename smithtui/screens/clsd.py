@@ -10,7 +10,6 @@ cursor is shown with the winning distractor highlighted against the true transla
 
 from __future__ import annotations
 
-import difflib
 import math
 import threading
 from collections.abc import Sequence
@@ -28,8 +27,10 @@ from textual.widgets.selection_list import Selection
 
 from core.config import Settings
 from core.errors import SmithError
+from core.textdiff import WHITESPACE, changed_spans
 from smithtui.screens.job import CANCEL_CHUNK, JobScreen
 from smithtui.widgets.footer import FitFooter
+from smithtui.widgets.render import highlight_spans
 
 DEFAULT_MODELS = ("use-v3", "e5-small")
 
@@ -76,16 +77,9 @@ def diff_words(reference: str, changed: str, *, style: str = "bold reverse red")
     >>> diff_words("the cat sat", "the dog sat").plain
     'the dog sat'
     """
-    a, b = reference.split(), changed.split()
-    out = Text()
-    for op, _i1, _i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
-        chunk = " ".join(b[j1:j2])
-        if not chunk:
-            continue
-        if out.plain:
-            out.append(" ")
-        out.append(chunk, style=None if op == "equal" else style)
-    return out
+    changed = " ".join(changed.split())
+    spans = changed_spans(reference, changed, words=WHITESPACE, fold_case=False)
+    return highlight_spans(changed, spans, style=style)
 
 
 class CLSDScreen(JobScreen):

@@ -8,9 +8,8 @@ sorted by score, each cell with a small bar.
 from __future__ import annotations
 
 import contextlib
-import math
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -45,9 +44,9 @@ class EvalStage(Message):
 
 
 class EvalDone(Message):
-    def __init__(self, run: int, rows: list[dict[str, Any]], summary: str) -> None:
+    def __init__(self, run: int, result: dict[str, Any], summary: str) -> None:
         super().__init__()
-        self.run, self.rows, self.summary = run, rows, summary
+        self.run, self.result, self.summary = run, result, summary
 
 
 class TriplesLoaded(Message):
@@ -60,51 +59,6 @@ class EvalFailed(Message):
     def __init__(self, run: int, error: str, hint: str = "", cancelled: bool = False) -> None:
         super().__init__()
         self.run, self.error, self.hint, self.cancelled = run, error, hint, cancelled
-
-
-def _num(value: Any) -> float:
-    try:
-        out = float(value)
-    except (TypeError, ValueError):
-        return float("nan")
-    return out
-
-
-def result_rows(results: Any) -> list[dict[str, Any]]:
-    """Normalise what :func:`core.evaluate.evaluation.evaluate_triples` returns into table rows.
-
-    Each row: ``model, tacc, auc, hm, n, per_rule {rule: tacc}, error``; sorted by ``hm``
-    (models that failed last).
-    """
-    items: list[Any]
-    if isinstance(results, Mapping):
-        items = list(results.get("models", results.values())) if "models" in results else list(results.values())
-    else:
-        items = list(getattr(results, "models", results))
-    rows = []
-    for item in items:
-        get = item.get if isinstance(item, Mapping) else (lambda k, d=None, _i=item: getattr(_i, k, d))
-        per_rule_raw = get("per_rule", None) or {}
-        per_rule = {}
-        for rule, value in dict(per_rule_raw).items():
-            if isinstance(value, Mapping):
-                value = value.get("tacc")
-            elif hasattr(value, "tacc"):
-                value = value.tacc
-            per_rule[rule] = _num(value)
-        rows.append(
-            {
-                "model": str(get("model", None) or get("name", None) or "?"),
-                "tacc": _num(get("tacc", None)),
-                "auc": _num(get("auc", None)),
-                "hm": _num(get("hm", None) if get("hm", None) is not None else get("score", None)),
-                "n": int(get("n", 0) or 0),
-                "per_rule": per_rule,
-                "error": get("error", None) or None,
-            }
-        )
-    rows.sort(key=lambda r: (r["error"] is not None, -(r["hm"] if not math.isnan(r["hm"]) else -1.0)))
-    return rows
 
 
 class CompareScreen(Screen[None]):
@@ -122,7 +76,8 @@ class CompareScreen(Screen[None]):
         super().__init__(id="compare")
         self.source: str = "basket"  # "basket" | a file path
         self.triples: Any = None  # core.evaluate.triples.TripleSet
-        self.rows: list[dict[str, Any]] = []
+        self.result: dict[str, Any] = {}  # the last run's EvalResult.to_dict()
+        self.rows: list[dict[str, Any]] = []  # core.evaluate.table.table_rows of it, ranked
         self.run_id = 0
         self.running = False
         self._cancel: threading.Event | None = None
@@ -368,8 +323,8 @@ class CompareScreen(Screen[None]):
                 settings=self.app.settings,
                 status=lambda text: self.post_message(EvalStage(run, text)),
             )
-            rows = result_rows(results)
-            self.post_message(EvalDone(run, rows, f"{len(triples)} triples · seed {self.app.settings.pipeline.seed}"))
+            summary = f"{len(triples)} triples · seed {self.app.settings.pipeline.seed}"
+            self.post_message(EvalDone(run, results.to_dict(), summary))
         except CancelledError:
             self.post_message(EvalFailed(run, "cancelled", cancelled=True))
         except SmithError as exc:
@@ -406,12 +361,15 @@ class CompareScreen(Screen[None]):
         if message.run != self.run_id:
             return
         self.running = False
-        self.rows = message.rows
+        from core.evaluate.table import table_rows
+
+        self.result = message.result
+        self.rows = table_rows(self.result, ranked=True)
         bar = self.query_one("#progress", ProgressBar)
         bar.update(total=1, progress=1)
         self.query_one("#progress-label", Static).update("done")
         self._fill_table()
-        errors = [r for r in self.rows if r["error"]]
+        errors = [r for r in self.rows if not r["ok"]]
         note = Text(message.summary, style="dim")
         for r in errors:
             note.append(f"\n{r['model']}: {r['error']}", style="yellow")
@@ -433,13 +391,13 @@ class CompareScreen(Screen[None]):
         table = self.query_one("#results", DataTable)
         table.clear()
         for r in self.rows:
-            if r["error"]:
+            if not r["ok"]:
                 cells: list[Any] = [Text(clip(r["model"], 10), style="bold"), Text("error", style="yellow")]
                 cells += [Text("")] * (2 + len(RULES))
             else:
                 cells = [Text(clip(r["model"], 10), style="bold")]
                 cells += [score_cell(r[k], width=1 if self._narrow_columns else 3) for k in ("hm", "tacc", "auc")]
-                cells += [score_cell(r["per_rule"].get(rule), width=1, digits=2) for rule in RULES]
+                cells += [score_cell(r.get(f"tacc_{rule}"), width=1, digits=2) for rule in RULES]
             table.add_row(*cells, key=r["model"])
 
     # -- export -------------------------------------------------------------------------------
@@ -463,44 +421,14 @@ class CompareScreen(Screen[None]):
     def _export_table(self, path: str | None) -> None:
         if not path or not path.strip():
             return
+        from pathlib import Path
+
+        from core.evaluate.table import write_table
+
+        label = "basket" if self.source == "basket" else Path(self.source).stem
         try:
-            target = export_table(self.rows, path.strip(), source=str(self.source), seed=self.app.settings.pipeline.seed)
+            target = write_table(path.strip(), {label: self.result}, ranked=True)
         except SmithError as exc:
             self.app.notify(str(exc), title="export failed", severity="error", markup=False, timeout=10)
             return
         self.app.notify(f"wrote {len(self.rows)} row(s) to {target}", markup=False)
-
-
-def table_records(rows: Sequence[Mapping[str, Any]], *, source: str = "", seed: int | None = None) -> list[dict[str, Any]]:
-    """Flat records of the results table (one per model), with the source and the seed."""
-    out = []
-    for r in rows:
-        rec: dict[str, Any] = {"model": r["model"], "score_hm": r["hm"], "tacc": r["tacc"], "auc": r["auc"]}
-        for rule in RULES:
-            rec[f"tacc_{rule}"] = r["per_rule"].get(rule, float("nan"))
-        rec.update({"n": r["n"], "error": r["error"] or "", "source": source, "seed": seed})
-        out.append(rec)
-    return out
-
-
-def export_table(rows: Sequence[Mapping[str, Any]], path: str, *, source: str = "", seed: int | None = None) -> str:
-    """Write the results table atomically as CSV or JSONL; returns the path written."""
-    from pathlib import Path
-
-    from core.curation import CurationError
-    from core.errors import InputError
-    from core.textio import atomic_write_csv, atomic_write_jsonl
-
-    records = table_records(rows, source=source, seed=seed)
-    target = Path(path).expanduser()
-    suffix = target.suffix.lower()
-    try:
-        if suffix == ".csv":
-            atomic_write_csv(target, records, list(records[0]))
-        elif suffix in (".jsonl", ".json"):
-            atomic_write_jsonl(target, records)
-        else:
-            raise InputError(f"cannot tell the format of {target.name!r}", hint="end the name with .csv or .jsonl")
-    except OSError as exc:
-        raise CurationError(f"cannot write {target}: {exc.strerror or exc}", hint="free some space or pick another folder") from exc
-    return str(target)

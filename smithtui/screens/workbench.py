@@ -946,21 +946,19 @@ class WorkbenchScreen(Screen[None]):
     # -- curation -------------------------------------------------------------------------------
     def _record(self, row: Row, paraphrase: str | None = None) -> dict[str, Any]:
         """The basket record of a row; ``pending`` lists what is not scored yet (completed later)."""
-        from core.export import foil_record
-
         paraphrase = self.paraphrase if paraphrase is None else paraphrase
 
         try:
             prov = self.app.backends.provenance()
         except Exception:
             prov = {"seed": self.app.settings.pipeline.seed}
-        record = foil_record(
+        record = self.app.backends.pipeline().record(  # core owns the record and the decision: forwarded as is
             row.candidate,
-            row.verdicts or [],
+            row.verdicts,
+            row.fluency,
             row_id=sentence_id(row.edit.source.text),
             paraphrase=paraphrase or None,
             provenance=prov,
-            fluency=row.fluency,
         )
         record["spotcheck"] = {m: spotcheck_entry(c) for m, c in row.checks.items() if c is not None and c.ok}
         record["edited_by_hand"] = row.edited
@@ -1053,8 +1051,8 @@ class WorkbenchScreen(Screen[None]):
         )
 
     def _apply_edit(self, index: int, text: str | None) -> None:
+        from core.textdiff import changed_spans
         from core.types import Realization
-        from smithtui.widgets.render import changed_spans
 
         if text is None or index >= len(self.rows):
             return

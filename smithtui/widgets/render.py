@@ -7,15 +7,11 @@ text is never read as markup.
 'The cat did not sit.'
 >>> bar(0.5, width=4)
 '██  '
->>> changed_spans("The cat sat on the mat.", "The dog sat on the mat.")
-((4, 7),)
 """
 
 from __future__ import annotations
 
-import difflib
 import math
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -108,21 +104,6 @@ def verdict_cell(verdict: Any) -> Text:
         return Text("? n/a", style="yellow")
     mark, style = ("✓", "green") if passed else ("✗", "red")
     return Text(f"{mark} {float(score):.2f}", style=style)
-
-
-_WORD = re.compile(r"\w+|[^\w\s]", re.UNICODE)
-
-
-def changed_spans(source: str, foil: str) -> tuple[tuple[int, int], ...]:
-    """Character spans of ``foil`` whose words differ from ``source`` (word-level diff)."""
-    a = [m.group(0).lower() for m in _WORD.finditer(source)]
-    b_matches = list(_WORD.finditer(foil))
-    b = [m.group(0).lower() for m in b_matches]
-    spans: list[tuple[int, int]] = []
-    for tag, _i1, _i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
-        if tag in ("replace", "insert") and j2 > j1:
-            spans.append((b_matches[j1].start(), b_matches[j2 - 1].end()))
-    return tuple(spans)
 
 
 def focus_window(text: str, spans: Sequence[Sequence[int]], width: int) -> Text:

@@ -13,13 +13,12 @@ so the parser resets it there.
 
 >>> amrlib_graph_string(penman.decode("(c / chase-01 :ARG0 (d / dog~e.1))"), "Dogs chase.")
 '# ::snt Dogs chase.\\n(c / chase-01\\n      :ARG0 (d / dog))'
->>> changed_spans("The dog chased the cat.", "The dog did not chase the cat.")
+>>> _foil_spans("The dog chased the cat.", "The dog did not chase the cat.")
 ((8, 21),)
 """
 
 from __future__ import annotations
 
-import difflib
 import logging
 import re
 import threading
@@ -36,6 +35,7 @@ from core.errors import ConfigError, GraphError, ModelMissingError, SmithError
 from core.foils.neural.loading import has_tokenizer, locate_model, quiet_transformers, read_json
 from core.hub import load_once, resolve_device
 from core.progress import ProgressCallback, check_cancel, report
+from core.textdiff import WHITESPACE, changed_spans
 from core.types import Edit, ParsedSentence, Realization
 
 RELEASES = "https://github.com/bjascob/amrlib-models/releases"
@@ -337,15 +337,9 @@ def amrlib_graph_string(graph: penman.Graph, sentence: str = "") -> str:
     return f"# ::snt {snt}\n{text}" if snt else text
 
 
-def changed_spans(source: str, text: str) -> tuple[tuple[int, int], ...]:
-    """Character spans of ``text`` whose words differ from ``source`` (word-level diff)."""
-    words = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
-    matcher = difflib.SequenceMatcher(a=source.split(), b=[text[s:e] for s, e in words], autojunk=False)
-    spans = []
-    for op, _, _, j1, j2 in matcher.get_opcodes():
-        if op in ("replace", "insert") and j2 > j1:
-            spans.append((words[j1][0], words[j2 - 1][1]))
-    return tuple(spans)
+def _foil_spans(source: str, text: str) -> tuple[tuple[int, int], ...]:
+    """The generated text's changed spans: whitespace tokens, case kept (amrlib decides casing)."""
+    return changed_spans(source, text, words=WHITESPACE, fold_case=False)
 
 
 class AmrlibGenerator:
@@ -485,7 +479,7 @@ class AmrlibGenerator:
             )
         return Realization(
             text=nbest[0],
-            changed_spans=changed_spans(source, nbest[0]) if source else (),
+            changed_spans=_foil_spans(source, nbest[0]) if source else (),
             generator=self.name,
             alternatives=nbest,
             clipped=bool(clipped),
