@@ -283,6 +283,12 @@ _ARGUMENT_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "dative"})  # subject 
 _NO_DETS = frozenset({"a", "an", "the", "some", "every", "each", "this", "that", "these", "those"})
 
 
+def _dependents(parsed: ParsedSentence, tok: Token, *deps: str) -> list[Token]:
+    """The dependency children of ``tok`` in order, only those with one of ``deps`` when given (the rules' twin of
+    the realizer's ``Sentence.kids``)."""
+    return [t for t in parsed.tokens if t.head == tok.i and t.i != tok.i and (not deps or t.dep in deps)]
+
+
 def _head_token(parsed: ParsedSentence, var: str) -> Token | None:
     """The first token aligned to ``var`` (its head word), or None."""
     for i in parsed.alignment.get(var, ()):
@@ -324,14 +330,13 @@ def _negatable_arguments(parsed: ParsedSentence, idx: _Index) -> list[str]:
             continue
         if idx.negated(var) or idx.named(var):
             continue
-        kids = [t for t in parsed.tokens if t.head == tok.i and t.i != tok.i]
+        kids = _dependents(parsed, tok)
         dets = [t for t in kids if t.dep == "det"]
         if not dets or dets[0].text.lower() not in _NO_DETS or any(t.dep in ("poss", "nummod", "predet") for t in kids):
             continue
         verb = parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) else tok
         if tok.dep in ("dobj", "dative") and (
-            verb.tag not in ("VBD", "VBZ", "VBP")
-            or any(t.head == verb.i and t.dep in ("aux", "auxpass") for t in parsed.tokens)
+            verb.tag not in ("VBD", "VBZ", "VBP") or bool(_dependents(parsed, verb, "aux", "auxpass"))
         ):
             continue  # "had to cancel no picnic", "will buy no car": an object takes "no" only after a plain finite verb
         pred = heads.get(tok.head)
@@ -512,7 +517,7 @@ def _tense(parsed: ParsedSentence, var: str) -> str | None:
     tok = _head_token(parsed, var)
     if tok is None:
         return None
-    group = [tok, *(t for t in parsed.tokens if t.head == tok.i and t.dep in ("aux", "auxpass") and t.i != tok.i)]
+    group = [tok, *_dependents(parsed, tok, "aux", "auxpass")]
     if any(t.tag == "MD" for t in group):
         return None
     finite = next((t for t in group if t.tag in ("VBD", "VBZ", "VBP")), None)
@@ -533,7 +538,7 @@ def _subordinator_fits(parsed: ParsedSentence, sub: str, role: str) -> bool:
     tok = _head_token(parsed, sub)
     if tok is None:
         return False
-    marks = {t.text.lower() for t in parsed.tokens if t.head == tok.i and t.i != tok.i and t.dep in ("mark", "advmod")}
+    marks = {t.text.lower() for t in _dependents(parsed, tok, "mark", "advmod")}
     return bool(marks & _SWAP_SUBORDINATORS.get(role, frozenset()))
 
 
@@ -563,7 +568,7 @@ def _clause_swap(
 ) -> Edit | None:
     """RS ``clauses``: the main clause and its concessive, conditional or time clause trade places ("Although he
     was tired, he finished the report" -> "Although he finished the report, he was tired"); ``link`` is the
-    ``after``/``before``/``until`` node between them, when there is one."""
+    ``after``/``before`` node between them, when there is one."""
     if _nested(idx, sub, main) and main in _subtree(idx, sub):
         return None
     if link is None:
@@ -802,7 +807,7 @@ def _us_kind(parsed: ParsedSentence, idx: _Index, var: str, parent: str, role: s
     if role in _MODIFIER_ROLES and idx.is_leaf(var) and tok.dep not in _PP_HEAD_DEPS | {"pobj"}:
         if word in _KEEP_WORDS or tok.tag in ("JJR", "RBR", "JJS", "RBS") or tok.dep in ("det", "predet", "neg"):
             return None
-        if any(t.head == tok.i and t.dep in _CLAUSE_KIDS for t in parsed.tokens):
+        if _dependents(parsed, tok, *_CLAUSE_KIDS):
             return None  # "quite" in "quite happy" stays with it; a word with a subject is a clause (a mis-parse)
         if role == ":quant" and (tok.pos != "NUM" or tok.ent_type not in ("", "CARDINAL")):
             return None
@@ -828,8 +833,8 @@ def _us_kind(parsed: ParsedSentence, idx: _Index, var: str, parent: str, role: s
         if in_pp or tok.dep == "dative":
             return "optional-argument"
         verb = _head_token(parsed, parent)
-        small_clause = verb is not None and any(
-            t.head == verb.i and t.dep in ("xcomp", "acomp", "oprd", "ccomp", "dative") for t in parsed.tokens
+        small_clause = verb is not None and bool(
+            _dependents(parsed, verb, "xcomp", "acomp", "oprd", "ccomp", "dative")
         )  # "kept us awake" -> "kept awake": the object belongs to a small clause
         if tok.dep == "dobj" and verb is not None and verb.pos == "VERB" and not small_clause:
             from core.foils.rules.wordnet_facts import object_optional
@@ -921,7 +926,7 @@ def _transitive(parsed: ParsedSentence, var: str) -> bool | None:
     if not heads:
         return None
     head = parsed.tokens[heads[0]]
-    deps = {t.dep for t in parsed.tokens if t.head == head.i and t.i != head.i}
+    deps = {t.dep for t in _dependents(parsed, head)}
     return bool(deps & {"dobj", "nsubjpass", "auxpass", "dative"}) or (head.tag == "VBN" and head.dep == "acl")
 
 
@@ -946,7 +951,6 @@ def _context_for(parsed: ParsedSentence, method: str) -> Any:
     return context
 
 
-_TEMPORAL_DEPS = frozenset({"npadvmod", "tmod"})  # "this morning", "a month", "years later": a time adverbial
 _DETERMINER_DEPS = frozenset({"det", "poss", "nummod", "predet"})
 MASS_GAP = 0.8
 """A noun is used as a mass noun when its plural is at least this much rarer (wordfreq Zipf) than its singular
@@ -971,7 +975,7 @@ def _fits_number(parsed: ParsedSentence, index: int | None, lemma: str) -> bool:
         return plural != lemma and zipf(plural) >= 2.5 and gap <= PLURAL_GAP
     if tok.dep not in _BARE_MASS_DEPS:
         return True  # a role noun without an article is fine for any noun: "was appointed bishop", "daughter of X"
-    kids = [t for t in parsed.tokens if t.head == tok.i and t.i != tok.i]
+    kids = _dependents(parsed, tok)
     bare = not any(t.dep in _DETERMINER_DEPS or (t.dep == "prep" and t.text.lower() == "of") for t in kids)
     return not bare or gap >= MASS_GAP
 
@@ -984,7 +988,7 @@ def _fixed_expression(parsed: ParsedSentence, index: int | None) -> bool:
     if index is None or not 0 <= index < len(parsed.tokens):
         return False
     tok = parsed.tokens[index]
-    if tok.dep == "compound" or any(t.head == tok.i and t.dep == "prt" and t.i != tok.i for t in parsed.tokens):
+    if tok.dep == "compound" or _dependents(parsed, tok, "prt"):
         return True
     for left, right in ((index - 1, index), (index, index + 1)):
         if left < 0 or right >= len(parsed.tokens):
@@ -1023,8 +1027,8 @@ def _lexical_edits(
         at = _aligned_token(parsed, var)
         if _fixed_expression(parsed, at) or (at is not None and parsed.tokens[at].tag in ("NNP", "NNPS")):
             continue  # a proper noun the parser did not name ("II", "Sept")
-        if rule == "HS" and at is not None and parsed.tokens[at].dep in _TEMPORAL_DEPS:
-            continue
+        if rule == "HS" and at is not None and parsed.tokens[at].dep in _NOUN_ADVERBIAL_DEPS:
+            continue  # a time adverbial: "this morning" -> "this period"
         for pos in node_pos(parsed, var, old):
             edit_variant = "verb" if rule == "HS" and pos in ("VERB", "AUX") else variant
             if edit_variant not in variants:
