@@ -193,9 +193,9 @@ def run(args: argparse.Namespace) -> int:
                 say(f"smithtui: warning: {name}: {spec.why_not} (hint: {spec.install_hint}); skipping it")
         except SmithError as exc:
             say(f"smithtui: warning: {exc}; skipping it")
-    for target in (args.out, args.out_csv):  # a bad output path fails now, not after all the embedding
+    for flag, target in (("--out", args.out), ("--out-csv", args.out_csv)):  # fail now, not after the embedding
         if target:
-            check_output(target)
+            check_output(target, flag=flag)
     seed = settings.pipeline.seed if args.seed is None else args.seed
     cache = EmbeddingCache(settings.cache_dir(), enabled=not args.no_cache)
     say(f"models: {', '.join(names)}")
