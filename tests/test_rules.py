@@ -383,7 +383,9 @@ def test_enumerate_edits_rejects_unknown_rules_and_skips_failed_parses():
 
 
 def test_invalid_edits_are_dropped_and_counted(monkeypatch):
-    monkeypatch.setattr(rules, "validate_graph", lambda g: ["forced problem"])
+    from core.foils.rules import index
+
+    monkeypatch.setattr(index, "validate_graph", lambda g: ["forced problem"])
     before = rules.DROPPED["US"]
     assert us_edits(parsed("x", POSTMEN)) == []
     assert rules.DROPPED["US"] == before + 2
@@ -510,7 +512,7 @@ def test_rs_two_leaf_never_swaps_a_leaf_with_a_named_head_above_it():
 
 @needs_wordnet
 def test_hs_hypernym_fits_the_nouns_number_and_mass_use():
-    from core.foils.rules.edits import _fits_number
+    from core.foils.rules.substitute import _fits_number
 
     def tokens(*rows):
         return [

@@ -54,7 +54,9 @@ treated the boy": doctor.n.03, "children take the roles of physician or patient"
 PERSON_SENSE_PENALTY = 0.5
 """Taken off an adjective sense whose gloss restricts it to persons ("used especially of persons") when the
 adjective modifies a thing: WordNet's glosses state these selectional restrictions, the vectors do not see them."""
-_OF_PERSONS = re.compile(r"\b(of|for|to) (a )?(person|persons|people|human beings?)\b|\bused (especially )?of persons\b")
+_OF_PERSONS = re.compile(
+    r"\b(of|for|to) (a )?(person|persons|people|human beings?)\b|\bused (especially )?of persons\b"
+)
 NEIGHBOUR_WEIGHT = 2.0  # the word's head and dependents count this much more than other context words
 CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM"})
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
@@ -258,7 +260,9 @@ def choose_sense(lemma: str, pos: str, context: SentenceContext | None, index: i
             scores.append(score)
         method = "vectors"
     if top >= ATTESTED_MIN:  # a rare sense does not beat a common one on word overlap alone ("doctor": not the game)
-        scores = [sc if c * RARE_SHARE >= top else sc - RARE_SENSE_PENALTY for sc, c in zip(scores, counts, strict=True)]
+        scores = [
+            sc if c * RARE_SHARE >= top else sc - RARE_SENSE_PENALTY for sc, c in zip(scores, counts, strict=True)
+        ]
     order = sorted(range(len(senses)), key=lambda i: (-scores[i], i))
     best, second = order[0], order[1]
     return SenseChoice(names[best], scores[best], names[second], scores[second], method)

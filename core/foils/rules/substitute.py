@@ -1,0 +1,226 @@
+"""AR and HS, lexical substitution: replace a concept by a WordNet antonym or hypernym of the word's sense
+in this sentence, keeping the sense suffix (``happy-01`` -> ``unhappy-01``); words in fixed expressions, proper
+nouns and words whose sense the context does not settle are left alone (docs/foil-rules.md).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
+
+from core.foils.amr.graph import (
+    INSTANCE,
+    replace_triple,
+)
+from core.foils.parse.lex import adverb_to_adjective
+from core.foils.realize.morph import inflect
+from core.foils.rules.index import (
+    FUNCTION_WORDS,
+    NOUN_ADVERBIAL_DEPS,
+    aligned_token,
+    build_edit,
+    dependents,
+    index_for,
+    node_pos,
+    split_concept,
+    takes_object,
+)
+from core.foils.rules.lexicon import (
+    UNIVERSAL_POS,
+    Candidate,
+    LexicalOptions,
+    has_antonyms,
+    is_synonym,
+    lexicalised_pair,
+    sense_antonyms,
+    sense_hypernyms,
+    wn_pos,
+    zipf,
+)
+from core.foils.rules.variants import DEFAULT_VARIANTS
+from core.types import Edit, ParsedSentence
+
+DEFAULT_MAX_CANDIDATES = 3  # WordNet candidates per node for AR/HS (best ranked first)
+
+_LAST_CONTEXT: tuple[Any, Any] = (None, None)  # (parsed, SentenceContext): AR and HS share a sentence's sense choices
+
+
+def _context_for(parsed: ParsedSentence, method: str) -> Any:
+    """The :class:`core.foils.rules.senses.SentenceContext` of ``parsed``; the last one is reused (AR, then HS)."""
+    global _LAST_CONTEXT
+    from core.foils.rules.senses import SentenceContext
+
+    last_parsed, last = _LAST_CONTEXT  # one tuple read: safe when rules run in threads
+    if last_parsed is parsed and last is not None and last.method_asked == method:
+        return last
+    context = SentenceContext(parsed.tokens, method)
+    _LAST_CONTEXT = (parsed, context)
+    return context
+
+
+_DETERMINER_DEPS = frozenset({"det", "poss", "nummod", "predet"})
+MASS_GAP = 0.8
+"""A noun is used as a mass noun when its plural is at least this much rarer (wordfreq Zipf) than its singular
+("food" 5.4 / "foods" 4.4, "meat" 1.2 apart; "meal" 0.3 and "device" 0.1 apart are count nouns), or has no
+plural of its own ("furniture"). A bare singular source ("after dinner") takes only a mass hypernym ("after meal"
+is not English)."""
+_BARE_MASS_DEPS = frozenset({"dobj", "pobj", "nsubj", "nsubjpass"})  # where a bare singular is a mass use
+PLURAL_GAP = 1.5  # a plural source ("these boots") takes a hypernym whose plural is no rarer than this below it
+
+
+def _fits_number(parsed: ParsedSentence, index: int | None, lemma: str) -> bool:
+    """A noun hypernym that reads right in the source noun's slot: a plural source needs a hypernym with an
+    attested plural ("these footwear", "equipments"), a singular source without a determiner a mass noun."""
+    if index is None or not 0 <= index < len(parsed.tokens):
+        return True
+    tok = parsed.tokens[index]
+    if tok.tag not in ("NN", "NNS") or " " in lemma:
+        return True
+    plural = inflect(lemma, "NNS")
+    gap = zipf(lemma) - zipf(plural) if plural != lemma else math.inf
+    if tok.tag == "NNS":
+        return plural != lemma and zipf(plural) >= 2.5 and gap <= PLURAL_GAP
+    if tok.dep not in _BARE_MASS_DEPS:
+        return True  # a role noun without an article is fine for any noun: "was appointed bishop", "daughter of X"
+    kids = dependents(parsed, tok)
+    bare = not any(t.dep in _DETERMINER_DEPS or (t.dep == "prep" and t.text.lower() == "of") for t in kids)
+    return not bare or gap >= MASS_GAP
+
+
+def _fixed_expression(parsed: ParsedSentence, index: int | None) -> bool:
+    """The word at ``index`` is part of a fixed expression, where a substitute breaks the expression, not the
+    meaning: a noun modifying a noun ("bus stop" -> "bus continue"), a phrasal verb ("knocked out"), or a word that
+    forms a WordNet multi-word lemma with its neighbour ("drawing room", "fell asleep", "a great deal"); an
+    adjective only when that lemma is another kind of thing than its noun ("hot dog", not "old man")."""
+    if index is None or not 0 <= index < len(parsed.tokens):
+        return False
+    tok = parsed.tokens[index]
+    if tok.dep == "compound" or dependents(parsed, tok, "prt"):
+        return True
+    for left, right in ((index - 1, index), (index, index + 1)):
+        if left < 0 or right >= len(parsed.tokens):
+            continue
+        a, b = parsed.tokens[left], parsed.tokens[right]
+        if not (a.text.isalpha() and b.text.isalpha()):
+            continue
+        if lexicalised_pair(a.text, a.lemma, a.pos, b.text, b.lemma, b.pos):
+            return True
+    return False
+
+
+def _lexical_edits(
+    rule: str,
+    variant: str,
+    parsed: ParsedSentence,
+    max_candidates: int,
+    options: LexicalOptions,
+    variants: Sequence[str] = (),
+) -> list[Edit]:
+    """AR/HS edits: per eligible node, choose the word's sense in this sentence (:mod:`core.foils.rules.senses`) and
+    offer the antonyms / hypernyms of that sense only, never a synonym of it. Words whose sense the
+    vectors cannot tell apart (``options.sense_margin``), parts of fixed expressions and (HS) time
+    adverbials are left alone; HS replaces verbs only with the ``verb`` variant."""
+    idx = index_for(parsed)
+    word = "antonym" if rule == "AR" else "hypernym"
+    context = None
+    edits = []
+    for var in idx.order:
+        old = idx.concepts[var]
+        if not idx.eligible(var) or idx.named(var):
+            continue
+        lemma, suffix = split_concept(old)
+        if not lemma.replace("-", "").isalpha() or len(lemma) < 2:
+            continue
+        at = aligned_token(parsed, var)
+        if _fixed_expression(parsed, at) or (at is not None and parsed.tokens[at].tag in ("NNP", "NNPS")):
+            continue  # a proper noun the parser did not name ("II", "Sept")
+        if rule == "HS" and at is not None and parsed.tokens[at].dep in NOUN_ADVERBIAL_DEPS:
+            continue  # a time adverbial: "this morning" -> "this period"
+        for pos in node_pos(parsed, var, old):
+            edit_variant = "verb" if rule == "HS" and pos in ("VERB", "AUX") else variant
+            if edit_variant not in variants:
+                break
+            if rule == "AR" and not has_antonyms(lemma, pos):
+                continue
+            if context is None:
+                context = _context_for(parsed, options.sense_choice)
+            choice = context.choose(lemma, pos, at)
+            if choice is None:
+                continue
+            close = choice.runner_up_score is not None and choice.score - choice.runner_up_score < options.sense_margin
+            if choice.method == "vectors" and close:
+                break  # the vectors cannot tell its senses apart: a coin toss makes a wrong foil half the time
+            found: list[Candidate]
+            if rule == "AR":
+                found = sense_antonyms(choice.synset, lemma)
+            else:
+                transitive = takes_object(parsed, var) if pos in ("VERB", "AUX") else None
+                found = sense_hypernyms(choice.synset, lemma, transitive, options.min_zipf)
+            found = [c for c in found if is_synonym(lemma, c.lemma, choice.synset) is None]
+            if rule == "HS" and wn_pos(pos) == "n":
+                found = [c for c in found if _fits_number(parsed, at, c.lemma)]
+            candidates = found[:max_candidates] if max_candidates > 0 else found
+            if not candidates:
+                continue
+            upos = UNIVERSAL_POS[wn_pos(pos) or "n"]
+            for cand in candidates:
+                words = cand.lemma.split()
+                if len(words) > 1 and (upos != "NOUN" or set(words) & FUNCTION_WORDS):
+                    continue  # "be born", "let go of", "time of life": no parser reads them back as one concept
+                new_concept = "-".join(words) + suffix
+                if upos == "ADV" and not suffix:
+                    new_concept = adverb_to_adjective(new_concept)  # the parser's convention: rarely -> rare
+                if new_concept == old:
+                    continue
+                make = partial(replace_triple, idx.graph, (var, INSTANCE, old), (var, INSTANCE, new_concept))
+                edited = build_edit(rule, parsed, idx, make)
+                if edited is None:
+                    continue
+                edits.append(
+                    Edit(
+                        rule=rule,
+                        variant=edit_variant,
+                        description=f"{word} {lemma} → {cand.lemma}",
+                        nodes=(var,),
+                        source=parsed,
+                        edited=edited,
+                        details={
+                            "node": var,
+                            "old_concept": old,
+                            "new_concept": new_concept,
+                            "new_lemma": cand.lemma,
+                            "pos": upos,
+                            "synset": cand.synset,
+                            "old_lemma": lemma,
+                            **choice.details(),
+                        },
+                    )
+                )
+            break  # the first POS with candidates decides
+    return edits
+
+
+def ar_edits(
+    parsed: ParsedSentence,
+    max_candidates: int = DEFAULT_MAX_CANDIDATES,
+    options: LexicalOptions | None = None,
+    variants: Sequence[str] = DEFAULT_VARIANTS["AR"],
+) -> list[Edit]:
+    """Antonym replacement through WordNet, from the word's sense in this sentence (up to
+    ``max_candidates`` per node, best first; 0 = all)."""
+    return _lexical_edits("AR", "antonym", parsed, max_candidates, options or LexicalOptions(), variants)
+
+
+def hs_edits(
+    parsed: ParsedSentence,
+    max_candidates: int = DEFAULT_MAX_CANDIDATES,
+    options: LexicalOptions | None = None,
+    variants: Sequence[str] = DEFAULT_VARIANTS["HS"],
+) -> list[Edit]:
+    """Hypernym substitution through WordNet, from the word's sense in this sentence (up to
+    ``max_candidates`` per node, best first; 0 = all). Nouns and adjectives by default; verbs with the
+    ``verb`` variant (opt-in: WordNet's verb hierarchy gives near-synonyms and far verbs, "rescue -> save",
+    "teach -> communicate"; 28% of them were usable in the judged benchmark, docs/quality.md)."""
+    return _lexical_edits("HS", "hypernym", parsed, max_candidates, options or LexicalOptions(), variants)

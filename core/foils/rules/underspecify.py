@@ -1,0 +1,181 @@
+"""US, underspecification: drop what the sentence can do without (a modifier, an adjunct with its
+preposition, an argument the PropBank frame marks optional), never leaving a dangling function word; the
+released code's leaf removal is an opt-in variant (docs/foil-rules.md).
+
+>>> from core.foils.amr.graph import decode
+>>> from core.types import ParsedSentence
+>>> p = ParsedSentence("The cat chased the mouse.", decode("(c / chase-01 :ARG0 (c2 / cat) :ARG1 (m / mouse))"))
+>>> [e.description for e in us_edits(p, ("leaf",))][:1]
+['drop leaf cat (:ARG0 of chase-01)']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import partial
+
+from core.foils.amr.graph import (
+    remove_leaf,
+    remove_node,
+)
+from core.foils.rules.index import (
+    NOUN_ADVERBIAL_DEPS,
+    PRONOUNS,
+    GraphIndex,
+    build_edit,
+    dependents,
+    head_token,
+    index_for,
+)
+from core.foils.rules.variants import DEFAULT_VARIANTS, VARIANTS, _check_variants
+from core.types import Edit, ParsedSentence, Token
+
+_MODIFIER_ROLES = frozenset({":mod", ":manner", ":degree", ":quant"})
+_ADJUNCT_ROLES = frozenset(
+    {
+        ":time", ":location", ":instrument", ":destination", ":source", ":direction", ":accompanier",
+        ":beneficiary", ":duration", ":frequency", ":purpose", ":topic", ":manner", ":concession", ":path",
+        ":medium", ":extent",
+    }
+)  # fmt: skip
+_KEEP_WORDS = frozenset(
+    {
+        "every", "each", "all", "some", "any", "no", "more", "less", "most", "least", "few", "fewer", "many", "much",
+        "several", "other", "another", "such", "only", "same", "own", "enough", "both", "either", "neither", "very",
+        "too", "so", "than", "as", "not", "never", "also", "even", "just", "then",
+    }
+)  # fmt: skip
+"""Quantifier, determiner-like, degree and focus words US never drops alone: "every morning" -> "morning",
+"more than 300" -> "than 300" and "very" without its adjective are not English, and "only"/"even" change scope."""
+_PP_HEAD_DEPS = frozenset({"prep", "agent"})
+_LOCATIVE_VERBS = frozenset(
+    {"live", "reside", "dwell", "lie", "put", "place", "set", "lay", "belong", "stay", "remain"}
+)
+_CLAUSE_KIDS = frozenset({"quantmod", "advmod", "nsubj", "nsubjpass", "mark", "aux", "dobj", "prep", "npadvmod"})
+
+
+def _glued(parsed: ParsedSentence, tok: Token) -> bool:
+    """``tok`` is written against a hyphen ("pre-rendered", "two-dimensional")."""
+    before = tok.i > 0 and parsed.tokens[tok.i - 1].text in ("-", "–") and parsed.tokens[tok.i - 1].whitespace == ""
+    after = tok.i + 1 < len(parsed.tokens) and parsed.tokens[tok.i + 1].text in ("-", "–") and tok.whitespace == ""
+    return bool(before or after)
+
+
+def _closed(idx: GraphIndex, var: str) -> bool:
+    """Nothing outside ``var``'s subtree points into it (dropping it takes no other phrase's node along)."""
+    inside = idx.subtree(var)
+    return all(
+        parent in inside or (child == var and len(idx.into.get(var, ())) == 1)
+        for child in inside
+        for parent, _ in idx.into.get(child, ())
+    )
+
+
+def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, role: str) -> str | None:
+    """Which default US variant may drop ``var`` (its ``role`` under ``parent``), or None when the sentence
+    cannot do without it (docs/foil-rules.md): ``modifier`` (an adjective, adverb or number), ``adjunct`` (a
+    whole prepositional phrase, a time or place adverbial, a passive's by-phrase), ``optional-argument`` (a
+    prepositional or indirect object, or a direct object of a verb commonly used without one)."""
+    if idx.named(var) or idx.is_name(var) or idx.concepts.get(var) in ("ordinal-entity", *_KEEP_WORDS):
+        return None
+    tok = head_token(parsed, var)
+    if tok is None:
+        return _us_kind_by_role(parsed, idx, var, role)
+    inside = idx.subtree(var)
+    if any(idx.concepts.get(v) in PRONOUNS for v in inside if v != var) and len(inside) > 1:
+        return None  # a phrase holding a pronoun others may refer to
+    if any(parsed.tokens[i].pos in ("VERB", "AUX") for v in inside for i in parsed.alignment.get(v, ()) if v != var):
+        return None  # a clause inside: dropping it is more than an underspecification
+    word = tok.text.lower()
+    if _glued(parsed, tok):
+        return None  # "pre-rendered" minus "pre" is no word
+    if role in _MODIFIER_ROLES and idx.is_leaf(var) and tok.dep not in _PP_HEAD_DEPS | {"pobj"}:
+        if word in _KEEP_WORDS or tok.tag in ("JJR", "RBR", "JJS", "RBS") or tok.dep in ("det", "predet", "neg"):
+            return None
+        if dependents(parsed, tok, *_CLAUSE_KIDS):
+            return None  # "quite" in "quite happy" stays with it; a word with a subject is a clause (a mis-parse)
+        if role == ":quant" and (tok.pos != "NUM" or tok.ent_type not in ("", "CARDINAL")):
+            return None
+        if tok.pos in ("ADJ", "ADV", "NUM") or (tok.pos == "NOUN" and tok.dep == "compound"):
+            return "modifier"
+        return None
+    head = parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) else tok
+    in_pp = tok.dep in _PP_HEAD_DEPS or (tok.dep in ("pobj", "pcomp") and head.dep in _PP_HEAD_DEPS)
+    if not _closed(idx, var):
+        return None
+    verb = head_token(parsed, parent)
+    if role == ":location" and verb is not None and verb.lemma.lower() in _LOCATIVE_VERBS:
+        return None  # "lived in London" -> "lived": the place completes the verb
+    if (
+        role in _ADJUNCT_ROLES
+        or role.startswith(":prep-")
+        or (role == ":ARG0" and tok.dep == "pobj" and head.dep == "agent")
+    ):
+        if in_pp or tok.dep in NOUN_ADVERBIAL_DEPS or (tok.dep == "advmod" and tok.pos == "ADV"):
+            return "adjunct" if word not in _KEEP_WORDS else None
+        return None
+    if re.fullmatch(r":ARG[1-9]", role):
+        if in_pp or tok.dep == "dative":
+            return "optional-argument"
+        verb = head_token(parsed, parent)
+        small_clause = verb is not None and bool(
+            dependents(parsed, verb, "xcomp", "acomp", "oprd", "ccomp", "dative")
+        )  # "kept us awake" -> "kept awake": the object belongs to a small clause
+        if tok.dep == "dobj" and verb is not None and verb.pos == "VERB" and not small_clause:
+            from core.foils.rules.wordnet_facts import object_optional
+
+            if object_optional(verb.lemma.lower()):
+                return "optional-argument"
+    return None
+
+
+def _us_kind_by_role(parsed: ParsedSentence, idx: GraphIndex, var: str, role: str) -> str | None:
+    """The US variant for a graph without token alignments (a neural parser's): leaves only, by role."""
+    if (parsed.tokens and parsed.alignment) or not idx.is_leaf(var):
+        return None  # an aligned parse whose node has no words: nothing to drop on the surface
+    if role in _MODIFIER_ROLES and role != ":quant":
+        return "modifier"
+    if role in _ADJUNCT_ROLES or role.startswith(":prep-"):
+        return "adjunct"
+    return "optional-argument" if re.fullmatch(r":ARG[2-9]", role) else None
+
+
+def us_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS["US"]) -> list[Edit]:
+    """Underspecification: drop what the sentence can do without (see :func:`_us_kind`), never leaving a
+    dangling preposition, determiner, comparative or quantifier; ``leaf`` (opt-in, the released code's
+    behaviour) drops any non-top leaf with a single incoming edge."""
+    _check_variants("US", variants, VARIANTS["US"])
+    idx = index_for(parsed)
+    edits = []
+    for var in idx.order:
+        if var == parsed.graph.top or idx.is_name(var):
+            continue
+        parents = idx.into.get(var, ())
+        if len(parents) != 1:
+            continue  # reentrant: dropping one mention is not a removal
+        parent, role = parents[0]
+        kind = _us_kind(parsed, idx, var, parent, role)
+        if kind is None or kind not in variants:
+            if "leaf" not in variants or not idx.is_leaf(var):
+                continue
+            kind = "leaf"
+        leaf = idx.is_leaf(var)
+        make = partial(remove_leaf, idx.graph, var) if leaf else partial(remove_node, idx.graph, var)
+        edited = build_edit("US", parsed, idx, make)
+        if edited is None:
+            continue
+        what = "leaf" if leaf else "phrase"
+        edits.append(
+            Edit(
+                rule="US",
+                variant=kind,
+                description=f"drop {what} {idx.label(var)} ({role} of {idx.label(parent)})",
+                nodes=(var, parent),
+                source=parsed,
+                edited=edited,
+                details={"node": var, "parent": parent, "role": role}
+                | ({} if leaf else {"subtree": sorted(idx.subtree(var), key=idx.order.index)}),
+            )
+        )
+    return edits
