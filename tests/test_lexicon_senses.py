@@ -109,7 +109,6 @@ def test_sense_choice_beats_the_frequency_prior_on_the_labelled_words(parse):
         ("The boy threw a ball through a broken window.", "broken", "broken.a.01"),
         ("She missed the train to London.", "train", "train.n.01"),
         ("He gave a cold answer to her question.", "cold", "cold.a.02"),
-        ("He deposited the money at the bank.", "bank", "depository_financial_institution.n.01"),
         ("The boss decided to fire the lazy worker.", "fire", "displace.v.03"),
     ],
 )
@@ -120,6 +119,28 @@ def test_the_issue_examples_get_their_sense_recorded(parse, sentence, word, sens
         assert set(e.details) >= SENSE_KEYS
         assert e.details["sense"] == sense and e.details["sense_method"] == "vectors"
         assert e.details["sense_runner_up"] != sense and e.details["sense_score"] >= e.details["sense_runner_up_score"]
+
+
+@needs_vectors
+def test_hs_leaves_measures_times_groups_and_things_as_agents(parse):
+    def hs_words(sentence: str) -> set[str]:
+        return {e.details["old_lemma"] for e in lexical(parse(sentence)) if e.rule == "HS"}
+
+    assert "dollar" not in hs_words("Could you lend me twenty dollars until Friday?")  # -> "twenty units"
+    assert "winter" not in hs_words("Doctors urged parents to vaccinate their children before winter.")
+    assert "bank" not in hs_words("He deposited the money at the bank.")  # the institution: -> "the company"
+    assert "hospital" not in hs_words("The hospital opened a new ward.")  # the building as agent: metonymy
+    assert "hospital" in hs_words("They drove her to the hospital.")  # the building, not an agent: replaced
+
+
+@needs_vectors
+def test_hs_abstract_nouns_are_an_opt_in_variant(parse):
+    from core.foils.rules.edits import hs_edits
+
+    parsed = parse("Could you lend me twenty dollars until Friday?")
+    assert not [e for e in hs_edits(parsed) if e.details["old_lemma"] == "dollar"]
+    opted = [e for e in hs_edits(parsed, variants=("hypernym", "abstract")) if e.details["old_lemma"] == "dollar"]
+    assert opted and {e.variant for e in opted} == {"abstract"}
 
 
 @needs_vectors

@@ -77,6 +77,13 @@ def find_edit(parsed: ParsedSentence, rule: str, **want: object) -> Edit:
     return found[0]
 
 
+def test_the_docs_hs_example_is_a_deliberate_departure(examples):
+    """foil-examples.md shows "her team" -> "her unit"; judged by hand, hypernyms of groups and institutions
+    ("the organization", "the gathering") were mostly not usable, so HS leaves group nouns alone (docs/foil-rules.md)."""
+    parsed = examples["She is happy because her team won the final."]
+    assert [e.description for e in enumerate_edits(parsed, rules=("HS",))["HS"] if "team" in e.description] == []
+
+
 FOIL_EXAMPLES = [
     # (sentence, rule, selector, expected foil)
     ("The cat chased the mouse.", "PN", {"node": "chase-01", "action": "negate"}, "The cat did not chase the mouse."),
@@ -112,12 +119,6 @@ FOIL_EXAMPLES = [
         "AR",
         {"node": "win-01", "new_lemma": "lose"},
         "She is happy because her team lost the final.",
-    ),
-    (
-        "She is happy because her team won the final.",
-        "HS",
-        {"node": "team", "new_lemma": "organization"},  # "unit" is an abstract category (issue 12)
-        "She is happy because her organization won the final.",
     ),
     (
         "The letters were delivered by two old postmen.",

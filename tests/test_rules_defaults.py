@@ -34,6 +34,9 @@ SENTENCES = [
     "The company hired twenty new engineers last month.",
     "He always forgets his keys.",
     "If it rains, we will stay at home.",
+    "The plumber fixed the leaking pipe.",
+    "The old man fed the pigeons.",
+    "She left the band to pursue a solo career.",
 ]
 
 
@@ -58,8 +61,8 @@ def all_foils(foils, rule: str) -> list[str]:
 
 
 def test_defaults_leave_the_released_behaviours_opt_in():
-    assert {"PN:any-node", "RS:agent-patient-any", "RS:two-leaf", "US:leaf", "HS:verb"} == OPT_IN
-    assert DEFAULT_VARIANTS["HS"] == ("hypernym",) and RELEASED_VARIANTS["HS"] == ("hypernym", "verb")
+    assert {"PN:any-node", "RS:agent-patient-any", "RS:two-leaf", "US:leaf", "HS:abstract", "HS:verb"} == OPT_IN
+    assert DEFAULT_VARIANTS["HS"] == ("hypernym",) and RELEASED_VARIANTS["HS"] == ("hypernym", "abstract", "verb")
     assert "any-node" not in DEFAULT_VARIANTS["PN"] and "two-leaf" not in DEFAULT_VARIANTS["RS"]
     assert parse_variants(["PN:any-node"])["PN"] == ("any-node",)
     assert parse_variants([])["US"] == DEFAULT_VARIANTS["US"]
@@ -84,6 +87,16 @@ def test_pn_never_puts_no_inside_a_phrase_or_doubles_a_negation(foils):
     assert ("clause-predicate", "If it does not rain, we will stay at home.") in got[
         ("If it rains, we will stay at home.", "PN")
     ]
+
+
+def test_pn_determiner_is_quantifying_or_plural_and_clauses_are_finite(foils):
+    got = dict(foils)
+    assert ("determiner", "The old man fed no pigeons.") in got[("The old man fed the pigeons.", "PN")]
+    plumber = [text for variant, text in got[("The plumber fixed the leaking pipe.", "PN")] if variant == "determiner"]
+    assert plumber == []  # "fixed no leaking pipe": a definite singular does not take "no"
+    band = got[("She left the band to pursue a solo career.", "PN")]
+    assert not [text for variant, text in band if variant == "clause-predicate"], band  # "not to pursue"
+    assert [variant for variant, _ in band] == ["main-predicate"]
 
 
 @needs_wordnet

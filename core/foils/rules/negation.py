@@ -28,11 +28,13 @@ from core.foils.rules.index import (
     vars_by_head,
 )
 from core.foils.rules.variants import DEFAULT_VARIANTS, VARIANTS, _check_variants
-from core.types import Edit, ParsedSentence
+from core.types import Edit, ParsedSentence, Token
 
 _CLAUSE_DEPS = frozenset({"advcl", "ccomp", "conj", "relcl", "xcomp"})
 _ARGUMENT_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "dative"})  # subject and object noun phrases
-_NO_DETS = frozenset({"a", "an", "the", "some", "every", "each", "this", "that", "these", "those"})
+_NO_DETS = frozenset({"a", "an", "some", "every", "each"})  # quantifying determiners: "A boy found" -> "No boy found"
+_PLURAL_NO_DETS = frozenset({"the", "these", "those"})  # only before a plural: "fed the pigeons" -> "fed no pigeons"
+_FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
 
 
 def _clause_predicates(parsed: ParsedSentence, idx: GraphIndex, main: str | None) -> list[str]:
@@ -42,9 +44,22 @@ def _clause_predicates(parsed: ParsedSentence, idx: GraphIndex, main: str | None
         tok = head_token(parsed, var)
         if var == main or tok is None or not idx.eligible(var) or idx.named(var):
             continue
-        if tok.pos in ("VERB", "AUX") and tok.dep in _CLAUSE_DEPS:
+        if tok.pos in ("VERB", "AUX") and tok.dep in _CLAUSE_DEPS and _finite(parsed, tok):
             out.append(var)
     return out
+
+
+def _finite(parsed: ParsedSentence, tok: Token) -> bool:
+    """A finite clause (its verb or an auxiliary of it carries tense): "if it does not rain", not the infinitive or
+    gerund of "left not to pursue a career", "hates not waiting"."""
+    return tok.tag in _FINITE_TAGS or any(t.tag in _FINITE_TAGS for t in dependents(parsed, tok, "aux", "auxpass"))
+
+
+def _takes_no(det: Token, noun: Token) -> bool:
+    """The determiner can become "no": a quantifying one always, a definite one only before a plural ("the
+    pigeons" -> "no pigeons"; "fixed the leaking pipe" -> "fixed no leaking pipe" does not read as English)."""
+    word = det.text.lower()
+    return word in _NO_DETS or (word in _PLURAL_NO_DETS and noun.tag == "NNS")
 
 
 def _negatable_arguments(parsed: ParsedSentence, idx: GraphIndex) -> list[str]:
@@ -60,7 +75,7 @@ def _negatable_arguments(parsed: ParsedSentence, idx: GraphIndex) -> list[str]:
             continue
         kids = dependents(parsed, tok)
         dets = [t for t in kids if t.dep == "det"]
-        if not dets or dets[0].text.lower() not in _NO_DETS or any(t.dep in ("poss", "nummod", "predet") for t in kids):
+        if not dets or not _takes_no(dets[0], tok) or any(t.dep in ("poss", "nummod", "predet") for t in kids):
             continue
         verb = parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) else tok
         if tok.dep in ("dobj", "dative") and (

@@ -19,6 +19,7 @@ from core.foils.realize.morph import inflect
 from core.foils.rules.index import (
     FUNCTION_WORDS,
     NOUN_ADVERBIAL_DEPS,
+    GraphIndex,
     aligned_token,
     build_edit,
     dependents,
@@ -40,6 +41,7 @@ from core.foils.rules.lexicon import (
     zipf,
 )
 from core.foils.rules.variants import DEFAULT_VARIANTS
+from core.foils.rules.wordnet_facts import synset_lexname
 from core.types import Edit, ParsedSentence
 
 DEFAULT_MAX_CANDIDATES = 3  # WordNet candidates per node for AR/HS (best ranked first)
@@ -110,6 +112,100 @@ def _fixed_expression(parsed: ParsedSentence, index: int | None) -> bool:
     return False
 
 
+CONCRETE_LEXNAMES = frozenset(
+    {"noun.person", "noun.animal", "noun.plant", "noun.body", "noun.artifact", "noun.object", "noun.location",
+     "noun.food", "noun.substance", "noun.phenomenon"}
+)  # fmt: skip
+"""Senses whose hypernyms HS offers by default: people, animals, things, places, stuff ("son" -> "child", "guitar"
+-> "musical instrument"). The hypernyms of abstract senses are WordNet's categories, not words a writer would use
+("album" -> "medium", "decision" -> "choice", "twenty dollars" -> "twenty units", "the government" -> "the
+organization", "before winter" -> "before season"): they are the opt-in variant ``abstract``."""
+METONYMY_LEXNAMES = frozenset({"noun.artifact", "noun.location", "noun.group"})
+"""A thing or place that is the agent (``:ARG0``) of an event stands for the people in it ("The hospital opened a
+ward", "The ministry will publish"); its hypernym names only the thing ("The building opened a ward")."""
+
+
+def _hs_variant(idx: GraphIndex, var: str, pos: str, synset: str) -> str | None:
+    """The HS variant a replacement of ``var`` in the sense ``synset`` falls under: ``verb`` for verbs, ``hypernym``
+    for concrete nouns and adjectives, ``abstract`` for abstract nouns; None when HS leaves the node alone (a thing
+    as an event's agent stands for its people: metonymy)."""
+    if pos in ("VERB", "AUX"):
+        return "verb"
+    if wn_pos(pos) != "n":
+        return "hypernym"
+    kind = synset_lexname(synset)
+    if kind in METONYMY_LEXNAMES and any(role == ":ARG0" for _, role in idx.into.get(var, ())):
+        return None
+    return "hypernym" if kind in CONCRETE_LEXNAMES else "abstract"
+
+
+def _replacements(
+    rule: str, parsed: ParsedSentence, var: str, lemma: str, pos: str, choice: Any, options: LexicalOptions
+) -> list[Candidate]:
+    """The antonyms / hypernyms of ``lemma`` in its chosen sense that may replace it: never a synonym in context,
+    and (HS nouns) only a hypernym that fits the noun's number."""
+    if rule == "AR":
+        found = sense_antonyms(choice.synset, lemma)
+    else:
+        transitive = takes_object(parsed, var) if pos in ("VERB", "AUX") else None
+        found = sense_hypernyms(choice.synset, lemma, transitive, options.min_zipf)
+    found = [c for c in found if is_synonym(lemma, c.lemma, choice.synset) is None]
+    if rule == "HS" and wn_pos(pos) == "n":
+        at = aligned_token(parsed, var)
+        found = [c for c in found if _fits_number(parsed, at, c.lemma)]
+    return found
+
+
+def _substitution(
+    rule: str, variant: str, parsed: ParsedSentence, idx: GraphIndex, var: str, pos: str, cand: Candidate, choice: Any
+) -> Edit | None:
+    """The edit replacing ``var``'s concept by ``cand`` (None when the parser could not read it back or the edit is
+    invalid); the sense suffix stays (``happy-01`` -> ``unhappy-01``)."""
+    old = idx.concepts[var]
+    lemma, suffix = split_concept(old)
+    upos = UNIVERSAL_POS[wn_pos(pos) or "n"]
+    words = cand.lemma.split()
+    if len(words) > 1 and (upos != "NOUN" or set(words) & FUNCTION_WORDS):
+        return None  # "be born", "let go of", "time of life": no parser reads them back as one concept
+    new_concept = "-".join(words) + suffix
+    if upos == "ADV" and not suffix:
+        new_concept = adverb_to_adjective(new_concept)  # the parser's convention: rarely -> rare
+    if new_concept == old:
+        return None
+    make = partial(replace_triple, idx.graph, (var, INSTANCE, old), (var, INSTANCE, new_concept))
+    edited = build_edit(rule, parsed, idx, make)
+    if edited is None:
+        return None
+    details = {
+        "node": var,
+        "old_concept": old,
+        "new_concept": new_concept,
+        "new_lemma": cand.lemma,
+        "pos": upos,
+        "synset": cand.synset,
+        "old_lemma": lemma,
+        **choice.details(),
+    }
+    word = "antonym" if rule == "AR" else "hypernym"
+    return Edit(
+        rule=rule,
+        variant=variant,
+        description=f"{word} {lemma} → {cand.lemma}",
+        nodes=(var,),
+        source=parsed,
+        edited=edited,
+        details=details,
+    )
+
+
+def _left_alone(parsed: ParsedSentence, rule: str, at: int | None) -> bool:
+    """Words AR/HS never replace: parts of fixed expressions, proper nouns the parser did not name ("II", "Sept"),
+    and (HS) time adverbials ("this morning" -> "this period")."""
+    if _fixed_expression(parsed, at) or (at is not None and parsed.tokens[at].tag in ("NNP", "NNPS")):
+        return True
+    return rule == "HS" and at is not None and parsed.tokens[at].dep in NOUN_ADVERBIAL_DEPS
+
+
 def _lexical_edits(
     rule: str,
     variant: str,
@@ -119,28 +215,21 @@ def _lexical_edits(
     variants: Sequence[str] = (),
 ) -> list[Edit]:
     """AR/HS edits: per eligible node, choose the word's sense in this sentence (:mod:`core.foils.rules.senses`) and
-    offer the antonyms / hypernyms of that sense only, never a synonym of it. Words whose sense the
-    vectors cannot tell apart (``options.sense_margin``), parts of fixed expressions and (HS) time
-    adverbials are left alone; HS replaces verbs only with the ``verb`` variant."""
+    offer the antonyms / hypernyms of that sense only, never a synonym of it. Words whose sense the vectors cannot
+    tell apart (``options.sense_margin``) and the words of :func:`_left_alone` are left alone; HS replaces abstract
+    nouns and verbs only with the ``abstract`` and ``verb`` variants (:func:`_hs_variant`)."""
     idx = index_for(parsed)
-    word = "antonym" if rule == "AR" else "hypernym"
     context = None
     edits = []
     for var in idx.order:
-        old = idx.concepts[var]
-        if not idx.eligible(var) or idx.named(var):
-            continue
-        lemma, suffix = split_concept(old)
-        if not lemma.replace("-", "").isalpha() or len(lemma) < 2:
+        lemma = split_concept(idx.concepts[var])[0]
+        if not idx.eligible(var) or idx.named(var) or not lemma.replace("-", "").isalpha() or len(lemma) < 2:
             continue
         at = aligned_token(parsed, var)
-        if _fixed_expression(parsed, at) or (at is not None and parsed.tokens[at].tag in ("NNP", "NNPS")):
-            continue  # a proper noun the parser did not name ("II", "Sept")
-        if rule == "HS" and at is not None and parsed.tokens[at].dep in NOUN_ADVERBIAL_DEPS:
-            continue  # a time adverbial: "this morning" -> "this period"
-        for pos in node_pos(parsed, var, old):
-            edit_variant = "verb" if rule == "HS" and pos in ("VERB", "AUX") else variant
-            if edit_variant not in variants:
+        if _left_alone(parsed, rule, at):
+            continue
+        for pos in node_pos(parsed, var, idx.concepts[var]):
+            if rule == "HS" and pos in ("VERB", "AUX") and "verb" not in variants:
                 break
             if rule == "AR" and not has_antonyms(lemma, pos):
                 continue
@@ -152,52 +241,15 @@ def _lexical_edits(
             close = choice.runner_up_score is not None and choice.score - choice.runner_up_score < options.sense_margin
             if choice.method == "vectors" and close:
                 break  # the vectors cannot tell its senses apart: a coin toss makes a wrong foil half the time
-            found: list[Candidate]
-            if rule == "AR":
-                found = sense_antonyms(choice.synset, lemma)
-            else:
-                transitive = takes_object(parsed, var) if pos in ("VERB", "AUX") else None
-                found = sense_hypernyms(choice.synset, lemma, transitive, options.min_zipf)
-            found = [c for c in found if is_synonym(lemma, c.lemma, choice.synset) is None]
-            if rule == "HS" and wn_pos(pos) == "n":
-                found = [c for c in found if _fits_number(parsed, at, c.lemma)]
+            edit_variant = variant if rule == "AR" else _hs_variant(idx, var, pos, choice.synset)
+            if edit_variant not in variants:
+                break
+            found = _replacements(rule, parsed, var, lemma, pos, choice, options)
             candidates = found[:max_candidates] if max_candidates > 0 else found
             if not candidates:
                 continue
-            upos = UNIVERSAL_POS[wn_pos(pos) or "n"]
-            for cand in candidates:
-                words = cand.lemma.split()
-                if len(words) > 1 and (upos != "NOUN" or set(words) & FUNCTION_WORDS):
-                    continue  # "be born", "let go of", "time of life": no parser reads them back as one concept
-                new_concept = "-".join(words) + suffix
-                if upos == "ADV" and not suffix:
-                    new_concept = adverb_to_adjective(new_concept)  # the parser's convention: rarely -> rare
-                if new_concept == old:
-                    continue
-                make = partial(replace_triple, idx.graph, (var, INSTANCE, old), (var, INSTANCE, new_concept))
-                edited = build_edit(rule, parsed, idx, make)
-                if edited is None:
-                    continue
-                edits.append(
-                    Edit(
-                        rule=rule,
-                        variant=edit_variant,
-                        description=f"{word} {lemma} → {cand.lemma}",
-                        nodes=(var,),
-                        source=parsed,
-                        edited=edited,
-                        details={
-                            "node": var,
-                            "old_concept": old,
-                            "new_concept": new_concept,
-                            "new_lemma": cand.lemma,
-                            "pos": upos,
-                            "synset": cand.synset,
-                            "old_lemma": lemma,
-                            **choice.details(),
-                        },
-                    )
-                )
+            made = (_substitution(rule, edit_variant, parsed, idx, var, pos, cand, choice) for cand in candidates)
+            edits += [edit for edit in made if edit is not None]
             break  # the first POS with candidates decides
     return edits
 
@@ -220,7 +272,8 @@ def hs_edits(
     variants: Sequence[str] = DEFAULT_VARIANTS["HS"],
 ) -> list[Edit]:
     """Hypernym substitution through WordNet, from the word's sense in this sentence (up to
-    ``max_candidates`` per node, best first; 0 = all). Nouns and adjectives by default; verbs with the
-    ``verb`` variant (opt-in: WordNet's verb hierarchy gives near-synonyms and far verbs, "rescue -> save",
-    "teach -> communicate"; 28% of them were usable in the judged benchmark, docs/quality.md)."""
+    ``max_candidates`` per node, best first; 0 = all). Concrete nouns (:data:`CONCRETE_LEXNAMES`) and adjectives by
+    default; abstract nouns with the ``abstract`` variant and verbs with the ``verb`` variant (both opt-in: WordNet's
+    verb hierarchy gives near-synonyms and far verbs, "rescue -> save", "teach -> communicate", 28% of them usable in
+    the judged benchmark, docs/quality.md; abstract nouns get categories, "album -> medium")."""
     return _lexical_edits("HS", "hypernym", parsed, max_candidates, options or LexicalOptions(), variants)

@@ -1,7 +1,8 @@
-"""Two facts about words that the role-swap and deletion rules read from WordNet.
+"""Facts about words that the role-swap, deletion and substitution rules read from WordNet.
 
 - :func:`lexname`: the semantic class of a word's most frequent sense (``noun.person``, ``noun.artifact``);
-  RS swaps an agent with a recipient only when both are persons, animals or groups.
+  RS swaps an agent with a recipient only when both are persons, animals or groups;
+  :func:`synset_lexname` is the same for one sense (HS leaves measures, times and groups alone).
 - :func:`object_optional`: whether a verb's frequent senses are used without an object ("she drinks",
   "he finished"); US drops a verb's object only then (WordNet's verb frames play the part of the
   PropBank frames' optional arguments, which the frames file does not mark).
@@ -10,6 +11,8 @@ Both are cached per word and read under :mod:`core.foils.rules.lexicon`'s query 
 
 >>> lexname("teacher", "n"), lexname("knife", "n")
 ('noun.person', 'noun.artifact')
+>>> synset_lexname("dollar.n.01"), synset_lexname("no.such.sense")
+('noun.quantity', '')
 >>> object_optional("drink"), object_optional("examine")
 (True, False)
 """
@@ -35,6 +38,17 @@ def lexname(lemma: str, pos: str = "n") -> str:
         if not synsets:
             return ""
         return synsets[0].lexname()
+
+
+@lru_cache(maxsize=8192)
+def synset_lexname(name: str) -> str:
+    """The lexicographer file of the synset ``name`` ("" for an unknown name)."""
+    wn = wordnet()
+    with _QUERY_LOCK:
+        try:
+            return wn.synset(name).lexname()
+        except Exception:  # nltk raises WordNetError or ValueError for a malformed or unknown name
+            return ""
 
 
 @lru_cache(maxsize=8192)
