@@ -130,6 +130,7 @@ def test_hs_leaves_measures_times_groups_and_things_as_agents(parse):
     assert "winter" not in hs_words("Doctors urged parents to vaccinate their children before winter.")
     assert "bank" not in hs_words("He deposited the money at the bank.")  # the institution: -> "the company"
     assert "hospital" not in hs_words("The hospital opened a new ward.")  # the building as agent: metonymy
+    assert "plane" in hs_words("The plane landed safely at the airport.")  # an intransitive subject is no agent: "The aircraft landed"
     assert "hospital" in hs_words("They drove her to the hospital.")  # the building, not an agent: replaced
 
 

@@ -37,6 +37,7 @@ SENTENCES = [
     "The plumber fixed the leaking pipe.",
     "The old man fed the pigeons.",
     "She left the band to pursue a solo career.",
+    "Nobody in the village knew the stranger.",
 ]
 
 
@@ -97,6 +98,7 @@ def test_pn_determiner_is_quantifying_or_plural_and_clauses_are_finite(foils):
     band = got[("She left the band to pursue a solo career.", "PN")]
     assert not [text for variant, text in band if variant == "clause-predicate"], band  # "not to pursue"
     assert [variant for variant, _ in band] == ["main-predicate"]
+    assert not [text for text in all_foils(foils, "PN") if text.startswith("Nobody")]  # "Nobody ... did not know"
 
 
 @needs_wordnet

@@ -35,6 +35,16 @@ _ARGUMENT_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "dative"})  # subject 
 _NO_DETS = frozenset({"a", "an", "some", "every", "each"})  # quantifying determiners: "A boy found" -> "No boy found"
 _PLURAL_NO_DETS = frozenset({"the", "these", "those"})  # only before a plural: "fed the pigeons" -> "fed no pigeons"
 _FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
+NEGATIVE_CONCEPTS = frozenset({"nobody", "nothing", "none", "no-one", "neither", "nowhere"})
+
+
+def _negative_argument(idx: GraphIndex, var: str) -> bool:
+    """An argument of ``var`` is already negative ("Nobody knew", "No student passed": ``:polarity -`` on the
+    noun): negating ``var`` too makes a double negation ("Nobody did not know")."""
+    return any(
+        role.startswith(":ARG") and (idx.concepts.get(child) in NEGATIVE_CONCEPTS or idx.negated(child))
+        for role, child in idx.out.get(var, ())
+    )
 
 
 def _clause_predicates(parsed: ParsedSentence, idx: GraphIndex, main: str | None) -> list[str]:
@@ -125,6 +135,8 @@ def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
                 continue
             action, variant, verb = "unnegate", "unnegate", "un-negate"
             make = partial(remove_attribute, idx.graph, (var, POLARITY, "-"))
+        elif _negative_argument(idx, var):
+            continue
         else:
             action, verb = "negate", "negate"
             variant = {

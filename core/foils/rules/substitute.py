@@ -121,8 +121,18 @@ CONCRETE_LEXNAMES = frozenset(
 ("album" -> "medium", "decision" -> "choice", "twenty dollars" -> "twenty units", "the government" -> "the
 organization", "before winter" -> "before season"): they are the opt-in variant ``abstract``."""
 METONYMY_LEXNAMES = frozenset({"noun.artifact", "noun.location", "noun.group"})
-"""A thing or place that is the agent (``:ARG0``) of an event stands for the people in it ("The hospital opened a
-ward", "The ministry will publish"); its hypernym names only the thing ("The building opened a ward")."""
+"""A thing or place that is the agent (``:ARG0``) of a transitive event stands for the people in it ("The hospital
+opened a ward", "The ministry will publish the results"); its hypernym names only the thing ("The building opened a
+ward"). The subject of an intransitive event keeps its hypernym ("The plane landed" -> "The aircraft landed")."""
+
+
+def _agent_of_transitive(idx: GraphIndex, var: str) -> bool:
+    """``var`` is the ``:ARG0`` of an event that also has an ``:ARG1`` (an agent acting on something: "The hospital
+    opened a ward"); the subject of an intransitive event is not ("The plane landed", "The house stood")."""
+    return any(
+        role == ":ARG0" and any(r == ":ARG1" for r, _ in idx.out.get(event, ()))
+        for event, role in idx.into.get(var, ())
+    )
 
 
 def _hs_variant(idx: GraphIndex, var: str, pos: str, synset: str) -> str | None:
@@ -134,7 +144,7 @@ def _hs_variant(idx: GraphIndex, var: str, pos: str, synset: str) -> str | None:
     if wn_pos(pos) != "n":
         return "hypernym"
     kind = synset_lexname(synset)
-    if kind in METONYMY_LEXNAMES and any(role == ":ARG0" for _, role in idx.into.get(var, ())):
+    if kind in METONYMY_LEXNAMES and _agent_of_transitive(idx, var):
         return None
     return "hypernym" if kind in CONCRETE_LEXNAMES else "abstract"
 
