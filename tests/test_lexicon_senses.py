@@ -135,6 +135,21 @@ def test_hs_leaves_measures_times_groups_and_things_as_agents(parse):
 
 
 @needs_vectors
+def test_ar_verb_antonyms_take_the_source_verbs_complements_and_indirect_antonyms_are_opt_in(parse):
+    from core.foils.rules.edits import ar_edits
+
+    def antonyms(sentence: str, variants=("antonym",)) -> set[tuple[str, str]]:
+        return {(e.details["new_lemma"], e.variant) for e in ar_edits(parse(sentence), variants=variants)}
+
+    assert ("borrow", "antonym") not in antonyms("Dad lent our cousin his old car.")  # "borrowed our cousin his car"
+    assert not antonyms("He knew of the engagement.")  # "ignored of the engagement"
+    assert ("refuse", "antonym") in antonyms("They accepted the offer.")  # an object: refuse takes one
+    assert ("lose", "antonym") in antonyms("The team won the match.")
+    assert not antonyms("The concert was wonderful.")  # "ordinary" is the antonym of the head "extraordinary"
+    assert antonyms("The concert was wonderful.", ("antonym", "indirect")) == {("ordinary", "indirect")}
+
+
+@needs_vectors
 def test_hs_abstract_nouns_are_an_opt_in_variant(parse):
     from core.foils.rules.edits import hs_edits
 

@@ -35,7 +35,11 @@ SENTENCES = [
     "He always forgets his keys.",
     "If it rains, we will stay at home.",
     "The plumber fixed the leaking pipe.",
-    "The old man fed the pigeons.",
+    "The pigeons ate the bread.",
+    "She could scarcely afford the rent.",
+    "She denied that she had taken the money.",
+    "We left before the guests arrived.",
+    "Did you remember the milk?",
     "She left the band to pursue a solo career.",
     "Nobody in the village knew the stranger.",
 ]
@@ -62,7 +66,7 @@ def all_foils(foils, rule: str) -> list[str]:
 
 
 def test_defaults_leave_the_released_behaviours_opt_in():
-    assert {"PN:any-node", "RS:agent-patient-any", "RS:two-leaf", "US:leaf", "HS:abstract", "HS:verb"} == OPT_IN
+    assert {"PN:any-node", "RS:agent-patient-any", "RS:two-leaf", "US:leaf", "AR:indirect", "HS:abstract", "HS:verb"} == OPT_IN
     assert DEFAULT_VARIANTS["HS"] == ("hypernym",) and RELEASED_VARIANTS["HS"] == ("hypernym", "abstract", "verb")
     assert "any-node" not in DEFAULT_VARIANTS["PN"] and "two-leaf" not in DEFAULT_VARIANTS["RS"]
     assert parse_variants(["PN:any-node"])["PN"] == ("any-node",)
@@ -92,13 +96,24 @@ def test_pn_never_puts_no_inside_a_phrase_or_doubles_a_negation(foils):
 
 def test_pn_determiner_is_quantifying_or_plural_and_clauses_are_finite(foils):
     got = dict(foils)
-    assert ("determiner", "The old man fed no pigeons.") in got[("The old man fed the pigeons.", "PN")]
+    assert ("determiner", "No pigeons ate the bread.") in got[("The pigeons ate the bread.", "PN")]
+    assert "determiner" not in {v for v, _ in got[("A boy found a wallet on the bus.", "PN")] if "no wallet" in _}
     plumber = [text for variant, text in got[("The plumber fixed the leaking pipe.", "PN")] if variant == "determiner"]
     assert plumber == []  # "fixed no leaking pipe": a definite singular does not take "no"
     band = got[("She left the band to pursue a solo career.", "PN")]
     assert not [text for variant, text in band if variant == "clause-predicate"], band  # "not to pursue"
     assert [variant for variant, _ in band] == ["main-predicate"]
     assert not [text for text in all_foils(foils, "PN") if text.startswith("Nobody")]  # "Nobody ... did not know"
+
+
+def test_pn_makes_no_double_negation_no_negated_time_clause_and_no_negated_question(foils):
+    got = dict(foils)
+    assert got[("She could scarcely afford the rent.", "PN")] == []  # "could not scarcely afford"
+    denied = got[("She denied that she had taken the money.", "PN")]
+    assert denied and not [text for variant, text in denied if variant == "clause-predicate"]  # "denied ... not"
+    left = got[("We left before the guests arrived.", "PN")]
+    assert left and not [text for variant, text in left if variant != "main-predicate"]  # "before ... did not arrive"
+    assert got[("Did you remember the milk?", "PN")] == []  # "Did you not remember the milk?" asks the same
 
 
 @needs_wordnet

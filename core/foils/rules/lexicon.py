@@ -94,11 +94,13 @@ LM (the fluency extra missing) no multi-word hypernym is offered. See docs/foil-
 @dataclass(frozen=True)
 class Candidate:
     """A replacement word: ``lemma`` (spaces for multi-word), its ``synset`` name, and ``score``
-    (the corpus frequency of the source sense it came from; higher is more typical)."""
+    (the corpus frequency of the source sense it came from; higher is more typical); ``indirect`` marks an
+    antonym of the head a satellite adjective is similar to ("wonderful" -> "ordinary"), not of the word."""
 
     lemma: str
     synset: str
     score: int
+    indirect: bool = False
 
 
 _LOCK = threading.Lock()
@@ -651,7 +653,7 @@ def _sense_antonyms(synset_name: str, key: str) -> tuple[Candidate, ...]:
             if not _acceptable(name, key) or name in own or word_frequency(name) == 0:
                 continue  # a rare antonym (bloodless) reads oddly; a lemma of the sense is a synonym
             if all(c.lemma != _readable(name) for c in ranked):
-                ranked.append(Candidate(_readable(name), ant.synset().name(), score))
+                ranked.append(Candidate(_readable(name), ant.synset().name(), score, indirect=tier is tiers[2]))
         if ranked:
             return tuple(ranked)  # the first tier with an antonym decides
     return ()

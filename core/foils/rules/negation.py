@@ -31,7 +31,9 @@ from core.foils.rules.variants import DEFAULT_VARIANTS, VARIANTS, _check_variant
 from core.types import Edit, ParsedSentence, Token
 
 _CLAUSE_DEPS = frozenset({"advcl", "ccomp", "conj", "relcl", "xcomp"})
-_ARGUMENT_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "dative"})  # subject and object noun phrases
+_ARGUMENT_DEPS = frozenset(
+    {"nsubj", "nsubjpass"}
+)  # subjects: "A boy found" -> "No boy found"; "caught no train" is stiff
 _NO_DETS = frozenset({"a", "an", "some", "every", "each"})  # quantifying determiners: "A boy found" -> "No boy found"
 _PLURAL_NO_DETS = frozenset({"the", "these", "those"})  # only before a plural: "fed the pigeons" -> "fed no pigeons"
 _FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
@@ -47,6 +49,65 @@ def _negative_argument(idx: GraphIndex, var: str) -> bool:
     )
 
 
+NEGATIVE_WORDS = frozenset(
+    {"no", "nobody", "nothing", "none", "neither", "nor", "nowhere", "never", "scarcely", "hardly", "barely"}
+)
+NEGATIVE_GOVERNORS = frozenset({"fail", "refuse", "decline", "deny", "avoid", "prevent", "neglect", "forget", "cease"})
+"""Verbs whose clause is already negative in meaning: "failed to reach a deal" -> "failed not to reach" is a double
+negation."""
+TIME_SUBORDINATORS = frozenset({"before", "after", "until", "till", "since", "once"})
+"""A clause they introduce is a point in time, not a claim: "before the guests did not arrive", "by the time the
+frost had not lifted" are not English."""
+_YES_NO_OPENERS = frozenset(
+    {"be", "do", "have", "can", "could", "will", "would", "shall", "should", "may", "might", "must"}
+)
+
+
+def _clause_tokens(parsed: ParsedSentence, tok: Token) -> list[Token]:
+    """``tok`` and its dependents, not descending into other clauses."""
+    out, stack = [], [tok]
+    while stack:
+        t = stack.pop()
+        out.append(t)
+        stack += [k for k in dependents(parsed, t) if k.dep not in _CLAUSE_DEPS and k.dep not in ("advcl", "ccomp")]
+    return out
+
+
+def _already_negative(parsed: ParsedSentence, var: str) -> bool:
+    """The clause of ``var`` already carries a negative word ("could scarcely afford", "spoke of it to no one") or
+    hangs under a negative verb ("failed to reach"): negating it makes a double negation."""
+    tok = head_token(parsed, var)
+    if tok is None:
+        return False
+    if tok.dep in ("aux", "auxpass") and 0 <= tok.head < len(parsed.tokens):
+        tok = parsed.tokens[tok.head]  # a modal's node ("could" as possible-01): the clause is its verb's
+    if any(t.text.lower() in NEGATIVE_WORDS for t in _clause_tokens(parsed, tok) if t.i != tok.i):
+        return True
+    governor = parsed.tokens[tok.head] if tok.dep in ("xcomp", "ccomp") and 0 <= tok.head < len(parsed.tokens) else None
+    return governor is not None and governor.lemma.lower() in NEGATIVE_GOVERNORS
+
+
+def _in_time_clause(parsed: ParsedSentence, tok: Token) -> bool:
+    """``tok`` is (in) a clause introduced by "before", "after", "until", "since", "once" or "by the time"."""
+    clause = tok
+    while clause.dep not in ("advcl", "ROOT") and 0 <= clause.head < len(parsed.tokens) and clause.head != clause.i:
+        clause = parsed.tokens[clause.head]
+    if clause.dep != "advcl":
+        return False
+    marks = [t for t in dependents(parsed, clause) if t.dep in ("mark", "advmod", "prep") and t.i < clause.i]
+    if any(t.text.lower() in TIME_SUBORDINATORS for t in marks):
+        return True
+    first = min(t.i for t in _clause_tokens(parsed, clause))
+    return [t.text.lower() for t in parsed.tokens[max(0, first - 3) : first]][-3:] == ["by", "the", "time"]
+
+
+def _yes_no_question(parsed: ParsedSentence) -> bool:
+    """A yes/no question ("Did you remember the milk?"): its negation asks the same question ("Did you not
+    remember the milk?")."""
+    words = [t for t in parsed.tokens if t.pos != "PUNCT"]
+    return bool(words) and parsed.text.rstrip().endswith("?") and words[0].lemma.lower() in _YES_NO_OPENERS
+
+
 def _clause_predicates(parsed: ParsedSentence, idx: GraphIndex, main: str | None) -> list[str]:
     """Predicates of subordinate, complement and coordinated clauses ("if it rains", "that she came")."""
     out = []
@@ -54,7 +115,8 @@ def _clause_predicates(parsed: ParsedSentence, idx: GraphIndex, main: str | None
         tok = head_token(parsed, var)
         if var == main or tok is None or not idx.eligible(var) or idx.named(var):
             continue
-        if tok.pos in ("VERB", "AUX") and tok.dep in _CLAUSE_DEPS and _finite(parsed, tok):
+        clause = tok.pos in ("VERB", "AUX") and tok.dep in _CLAUSE_DEPS
+        if clause and _finite(parsed, tok) and not _in_time_clause(parsed, tok):
             out.append(var)
     return out
 
@@ -73,8 +135,9 @@ def _takes_no(det: Token, noun: Token) -> bool:
 
 
 def _negatable_arguments(parsed: ParsedSentence, idx: GraphIndex) -> list[str]:
-    """Subject and object nouns with a determiner that can become "no" ("A boy found" -> "No boy found"),
-    never inside a prepositional or time phrase, never when their predicate is already negated."""
+    """Subject nouns with a determiner that can become "no" ("A boy found" -> "No boy found"), never inside a
+    prepositional phrase or a time clause, never when their predicate is already negated. Objects are left alone:
+    "caught no early train", "rejected no proposal" read clearly worse than "did not catch the early train"."""
     heads = vars_by_head(parsed, idx)
     out = []
     for var in idx.order:
@@ -87,11 +150,8 @@ def _negatable_arguments(parsed: ParsedSentence, idx: GraphIndex) -> list[str]:
         dets = [t for t in kids if t.dep == "det"]
         if not dets or not _takes_no(dets[0], tok) or any(t.dep in ("poss", "nummod", "predet") for t in kids):
             continue
-        verb = parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) else tok
-        if tok.dep in ("dobj", "dative") and (
-            verb.tag not in ("VBD", "VBZ", "VBP") or bool(dependents(parsed, verb, "aux", "auxpass"))
-        ):
-            continue  # "had to cancel no picnic", "will buy no car": an object takes "no" only after a plain finite verb
+        if _in_time_clause(parsed, tok):
+            continue  # "before no guests arrived"
         pred = heads.get(tok.head)
         if pred is None or idx.negated(pred) or any(t.head == tok.head and t.dep == "neg" for t in parsed.tokens):
             continue  # "did not like no tea": a double negation
@@ -112,7 +172,8 @@ def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
     idx = index_for(parsed)
     targets: list[tuple[str, str]] = []  # (var, where)
     main = main_of(idx, parsed.graph.top)
-    if "main-predicate" in variants and main is not None:
+    question = _yes_no_question(parsed)
+    if "main-predicate" in variants and main is not None and not (question and not idx.negated(main)):
         targets.append((main, "main predicate"))
     if "clause-predicate" in variants:
         targets += [(v, "clause predicate") for v in _clause_predicates(parsed, idx, main)]
@@ -135,7 +196,7 @@ def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
                 continue
             action, variant, verb = "unnegate", "unnegate", "un-negate"
             make = partial(remove_attribute, idx.graph, (var, POLARITY, "-"))
-        elif _negative_argument(idx, var):
+        elif _negative_argument(idx, var) or _already_negative(parsed, var):
             continue
         else:
             action, verb = "negate", "negate"

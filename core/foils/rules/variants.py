@@ -17,11 +17,11 @@ VARIANTS: Mapping[str, tuple[str, ...]] = {
     "PN": (*PN_VARIANTS, "unnegate"),
     "RS": RS_VARIANTS,
     "US": US_VARIANTS,
-    "AR": ("antonym",),
+    "AR": ("antonym", "indirect"),
     "HS": ("hypernym", "abstract", "verb"),
 }
 OPT_IN: frozenset[str] = frozenset(
-    {"PN:any-node", "RS:agent-patient-any", "RS:two-leaf", "US:leaf", "HS:abstract", "HS:verb"}
+    {"PN:any-node", "RS:agent-patient-any", "RS:two-leaf", "US:leaf", "AR:indirect", "HS:abstract", "HS:verb"}
 )
 """The released code's behaviours: labelled variants a user asks for by name (``--variants PN:any-node``);
 they are not part of the defaults because most of what they produce is not a usable foil (docs/foil-rules.md)."""
@@ -29,11 +29,13 @@ RELEASED_VARIANTS: Mapping[str, tuple[str, ...]] = {
     "PN": ("main-predicate", "any-node"),
     "RS": ("agent-patient-any", "two-leaf"),
     "US": ("leaf",),
+    "AR": ("antonym", "indirect"),
     "HS": ("hypernym", "abstract", "verb"),
 }
 """The first round's defaults (the paper plus the released code's behaviours): ``--variants
 PN:main-predicate,PN:any-node,RS:agent-patient-any,RS:two-leaf,US:leaf`` reproduces its edits (its
-unconstrained agent-patient swap is now labelled ``agent-patient-any``; its hypernyms of abstract nouns,
+unconstrained agent-patient swap is now labelled ``agent-patient-any``; its antonyms of a satellite adjective's
+head, ``AR:indirect``; its hypernyms of abstract nouns,
 ``HS:abstract``; its verb hypernyms, ``HS:verb``)."""
 DEFAULT_VARIANTS: Mapping[str, tuple[str, ...]] = {
     rule: tuple(v for v in names if f"{rule}:{v}" not in OPT_IN) for rule, names in VARIANTS.items()

@@ -2,7 +2,8 @@
 
 - :func:`lexname`: the semantic class of a word's most frequent sense (``noun.person``, ``noun.artifact``);
   RS swaps an agent with a recipient only when both are persons, animals or groups;
-  :func:`synset_lexname` is the same for one sense (HS leaves measures, times and groups alone).
+  :func:`synset_lexname` is the same for one sense (HS replaces concrete nouns by default);
+- :func:`verb_frames`: a verb's sentence frames (an AR verb antonym must take the source's complements).
 - :func:`object_optional`: whether a verb's frequent senses are used without an object ("she drinks",
   "he finished"); US drops a verb's object only then (WordNet's verb frames play the part of the
   PropBank frames' optional arguments, which the frames file does not mark).
@@ -11,6 +12,8 @@ Both are cached per word and read under :mod:`core.foils.rules.lexicon`'s query 
 
 >>> lexname("teacher", "n"), lexname("knife", "n")
 ('noun.person', 'noun.artifact')
+>>> 14 in verb_frames("lend"), 14 in verb_frames("borrow"), sorted(verb_frames("borrow"))
+(True, False, [8, 16])
 >>> synset_lexname("dollar.n.01"), synset_lexname("no.such.sense")
 ('noun.quantity', '')
 >>> object_optional("drink"), object_optional("examine")
@@ -49,6 +52,19 @@ def synset_lexname(name: str) -> str:
             return wn.synset(name).lexname()
         except Exception:  # nltk raises WordNetError or ValueError for a malformed or unknown name
             return ""
+
+
+@lru_cache(maxsize=8192)
+def verb_frames(lemma: str) -> frozenset[int]:
+    """WordNet's sentence frames of the verb ``lemma`` over all its senses (``8``: "Somebody ----s something",
+    ``14``: "Somebody ----s somebody something", ...; one sense's list is often incomplete); empty when unknown."""
+    wn = wordnet()
+    key = lemma.lower().replace(" ", "_")
+    with _QUERY_LOCK:
+        return frozenset(
+            f for sense in wn.synsets(key, pos="v") for lem in sense.lemmas() if lem.name().lower() == key
+            for f in lem.frame_ids()
+        )  # fmt: skip
 
 
 @lru_cache(maxsize=8192)
