@@ -40,6 +40,8 @@ SENTENCES = [
     "She denied that she had taken the money.",
     "We left before the guests arrived.",
     "Did you remember the milk?",
+    "We had to cancel the picnic because it started raining.",
+    "The fire destroyed two barns, officials said Wednesday.",
     "She left the band to pursue a solo career.",
     "Nobody in the village knew the stranger.",
 ]
@@ -114,6 +116,15 @@ def test_pn_makes_no_double_negation_no_negated_time_clause_and_no_negated_quest
     left = got[("We left before the guests arrived.", "PN")]
     assert left and not [text for variant, text in left if variant != "main-predicate"]  # "before ... did not arrive"
     assert got[("Did you remember the milk?", "PN")] == []  # "Did you not remember the milk?" asks the same
+
+
+def test_pn_negates_the_result_of_a_cause_and_the_report_not_its_parenthetical(foils):
+    got = dict(foils)
+    picnic = got[("We had to cancel the picnic because it started raining.", "PN")]
+    assert ("main-predicate", "We did not have to cancel the picnic because it started raining.") in picnic
+    assert not [text for _, text in picnic if "not because" in text]
+    fire = got[("The fire destroyed two barns, officials said Wednesday.", "PN")]
+    assert fire == [("main-predicate", "The fire did not destroy two barns, officials said Wednesday.")]
 
 
 @needs_wordnet

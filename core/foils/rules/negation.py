@@ -108,6 +108,25 @@ def _yes_no_question(parsed: ParsedSentence) -> bool:
     return bool(words) and parsed.text.rstrip().endswith("?") and words[0].lemma.lower() in _YES_NO_OPENERS
 
 
+def _negation_target(parsed: ParsedSentence, idx: GraphIndex, main: str | None) -> str | None:
+    """The predicate PN negates as the main one: the result clause of a top ``cause-01`` ("We did not have to cancel
+    the picnic because it rained", not "... not because it rained"), and the reported clause of a parenthetical
+    reporting verb ("The fire destroyed no barns, officials said": "officials did not say Wednesday" reads badly)."""
+    if main is None:
+        return None
+    if idx.concepts.get(main) == "cause-01":
+        result = next((child for role, child in idx.out.get(main, ()) if role == ":ARG1"), None)
+        return result if result is not None and idx.eligible(result) else main
+    tok = head_token(parsed, main)
+    reported = [k for k in dependents(parsed, tok, "ccomp") if k.i < tok.i] if tok is not None else []
+    if reported:
+        heads = vars_by_head(parsed, idx)
+        inner = heads.get(reported[0].i)
+        if inner is not None and idx.eligible(inner):
+            return inner
+    return main
+
+
 def _clause_predicates(parsed: ParsedSentence, idx: GraphIndex, main: str | None) -> list[str]:
     """Predicates of subordinate, complement and coordinated clauses ("if it rains", "that she came")."""
     out = []
@@ -171,7 +190,7 @@ def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
     _check_variants("PN", variants, VARIANTS["PN"])
     idx = index_for(parsed)
     targets: list[tuple[str, str]] = []  # (var, where)
-    main = main_of(idx, parsed.graph.top)
+    main = _negation_target(parsed, idx, main_of(idx, parsed.graph.top))
     question = _yes_no_question(parsed)
     if "main-predicate" in variants and main is not None and not (question and not idx.negated(main)):
         targets.append((main, "main predicate"))
