@@ -42,6 +42,7 @@ SENTENCES = [
     "Did you remember the milk?",
     "We had to cancel the picnic because it started raining.",
     "The fire destroyed two barns, officials said Wednesday.",
+    "Lady Pemberton was considered the proudest woman in the county.",
     "She left the band to pursue a solo career.",
     "Nobody in the village knew the stranger.",
 ]
@@ -116,6 +117,10 @@ def test_pn_makes_no_double_negation_no_negated_time_clause_and_no_negated_quest
     left = got[("We left before the guests arrived.", "PN")]
     assert left and not [text for variant, text in left if variant != "main-predicate"]  # "before ... did not arrive"
     assert got[("Did you remember the milk?", "PN")] == []  # "Did you not remember the milk?" asks the same
+
+
+def test_rs_never_swaps_a_predicate_nominal_with_its_subject(foils):
+    assert dict(foils)[("Lady Pemberton was considered the proudest woman in the county.", "RS")] == []
 
 
 def test_pn_negates_the_result_of_a_cause_and_the_report_not_its_parenthetical(foils):

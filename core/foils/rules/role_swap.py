@@ -115,6 +115,16 @@ def _kind(parsed: ParsedSentence, idx: GraphIndex, var: str) -> str:
     return lexname(split_concept(idx.concepts.get(var, ""))[0], "n")
 
 
+_PREDICATIVE_DEPS = frozenset({"oprd", "attr", "acomp", "xcomp"})
+
+
+def _predicative(parsed: ParsedSentence, var: str) -> bool:
+    """``var`` is a predicate nominal, not a participant ("was considered the proudest woman", "elected him
+    mayor"): swapping it with its subject says the same thing or nothing."""
+    tok = head_token(parsed, var)
+    return tok is not None and tok.dep in _PREDICATIVE_DEPS
+
+
 def _nominal(parsed: ParsedSentence, var: str) -> bool:
     tok = head_token(parsed, var)
     return tok is not None and tok.pos in ("NOUN", "PROPN")
@@ -275,7 +285,7 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
                 for a in args[ra]:
                     for b in args[":ARG2"]:
                         if _can_trade(parsed, idx, a, b) and not (
-                            _predicate(parsed, idx, a) or _predicate(parsed, idx, b)
+                            _predicate(parsed, idx, a) or _predicate(parsed, idx, b) or _predicative(parsed, b)
                         ):
                             add(_pair_edit(parsed, idx, event, a, b, ra, ":ARG2", "recipient"))
         if "recipient" in variants:
