@@ -493,3 +493,11 @@ def test_do_support_reads_an_irregular_past_the_tagger_called_present(parser):
     found = _rules.enumerate_edits(p, ("PN",), {"PN": ("any-node",)})["PN"]
     edits = [e for e in found if p.graph.triples and e.description.startswith("negate rang")]  # the tagger's lemma
     assert [r.text for r in REALIZER.generate(edits)] == ["We waited until the bells did not ring for dinner."]
+
+
+def test_unnegating_no_one_and_no_in_a_phrase(parser):
+    [one, phrase] = parser.parse(["She never spoke of it to no one.", "He sent her a message of no consequence."])
+    texts = [r.text for r in REALIZER.generate(_rules.enumerate_edits(one, ("PN",))["PN"]) if r.error is None]
+    assert "She never spoke of it to someone." in texts and not [t for t in texts if "a one" in t]
+    texts = [r.text for r in REALIZER.generate(_rules.enumerate_edits(phrase, ("PN",))["PN"]) if r.error is None]
+    assert texts == ["He sent her a message of some consequence."]  # not "of a consequence"

@@ -396,8 +396,13 @@ def _remove_negation(work: Work, neg: Token) -> None:
         head = sent.head(neg)
         if head.pos in ("ADV", "ADJ") or head.tag in ("JJR", "RBR"):  # "no longer" has no positive "a longer"
             raise Unrealizable(f"cannot un-negate '{neg.text} {head.text}' by removing '{neg.text}'")
+        if head.text.lower() == "one" and head.i == neg.i + 1:  # "spoke to no one" -> "spoke to someone"
+            work.replace(neg.i, morph.match_case("someone", neg.text))
+            work.delete(head.i)
+            return
         mass = head.lemma.lower() in _MASS_NOUNS or head.lemma.lower().endswith(_MASS_SUFFIXES)
-        word = "some" if head.tag in ("NNS", "NNPS") or mass else "a"  # a/an is re-chosen by fix_articles
+        in_phrase = head.dep == "pobj"  # "of no consequence" -> "of some consequence", not "of a consequence"
+        word = "some" if head.tag in ("NNS", "NNPS") or mass or in_phrase else "a"  # a/an: fix_articles
         work.replace(neg.i, morph.match_case(word, neg.text))
     elif low in _POSITIVE:
         work.replace(neg.i, morph.match_case(_POSITIVE[low], neg.text))
