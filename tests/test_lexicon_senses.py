@@ -150,6 +150,20 @@ def test_ar_verb_antonyms_take_the_source_verbs_complements_and_indirect_antonym
 
 
 @needs_vectors
+def test_ar_never_repeats_a_word_of_the_sentence_nor_strands_a_pronoun_and_hs_fits_the_article(parse):
+    from core.foils.rules.edits import ar_edits, hs_edits
+
+    def new_words(edits, old: str) -> set[str]:
+        return {e.details["new_lemma"] for e in edits if e.details["old_lemma"] == old}
+
+    assert "old" not in new_words(ar_edits(parse("Our old apartment is smaller than the new one.")), "new")
+    assert "son" not in new_words(ar_edits(parse("He showed his daughter how to tie her fishing line.")), "daughter")
+    assert "son" in new_words(ar_edits(parse("He showed his daughter the old mill.")), "daughter")
+    assert "furniture" not in new_words(hs_edits(parse("She sat on a chair by the fire.")), "chair")  # "a furniture"
+    assert not new_words(hs_edits(parse("The children went to bed early.")), "bed")  # "went to furniture"
+
+
+@needs_vectors
 def test_hs_abstract_nouns_are_an_opt_in_variant(parse):
     from core.foils.rules.edits import hs_edits
 

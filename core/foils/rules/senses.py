@@ -284,6 +284,17 @@ def _senses(key: str, pos: str) -> tuple[tuple[str, int], ...]:
         return tuple((lem.synset().name(), sense_count(lem)) for lem in _source_lemmas(wn, key, pos))
 
 
+def first_sense(lemma: str, pos: str) -> str | None:
+    """WordNet's first (most frequent) sense of ``lemma`` as ``pos``; None when it has none.
+
+    >>> first_sense("brother", "NOUN")
+    'brother.n.01'
+    """
+    p = wn_pos(pos)
+    senses = _senses(lemma.strip().lower().replace(" ", "_"), p) if p and lemma.strip() else ()
+    return senses[0][0] if senses else None
+
+
 def clear_cache() -> None:
     """Forget cached gloss vectors and sense lists (tests)."""
     gloss_vector.cache_clear()

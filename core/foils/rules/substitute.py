@@ -41,12 +41,19 @@ from core.foils.rules.lexicon import (
     zipf,
 )
 from core.foils.rules.variants import DEFAULT_VARIANTS
-from core.foils.rules.wordnet_facts import synset_lexname, verb_frames
+from core.foils.rules.wordnet_facts import sense_gender, synset_lexname, verb_frames
 from core.types import Edit, ParsedSentence, Token
 
 DEFAULT_MAX_CANDIDATES = 3  # WordNet candidates per node for AR/HS (best ranked first)
 
 _LAST_CONTEXT: tuple[Any, Any] = (None, None)  # (parsed, SentenceContext): AR and HS share a sentence's sense choices
+
+
+def _first_sense(synset: str, lemma: str, pos: str) -> bool:
+    """``synset`` is the word's first (most frequent) WordNet sense (:func:`core.foils.rules.senses.first_sense`)."""
+    from core.foils.rules.senses import first_sense
+
+    return synset == first_sense(lemma, pos)
 
 
 def _context_for(parsed: ParsedSentence, method: str) -> Any:
@@ -74,7 +81,8 @@ PLURAL_GAP = 1.5  # a plural source ("these boots") takes a hypernym whose plura
 
 def _fits_number(parsed: ParsedSentence, index: int | None, lemma: str) -> bool:
     """A noun hypernym that reads right in the source noun's slot: a plural source needs a hypernym with an
-    attested plural ("these footwear", "equipments"), a singular source without a determiner a mass noun."""
+    attested plural ("these footwear", "equipments"), a singular source after "a" a count noun ("a furniture"), a
+    singular source without a determiner a mass noun; a bare count noun in a phrase takes none ("to bed")."""
     if index is None or not 0 <= index < len(parsed.tokens):
         return True
     tok = parsed.tokens[index]
@@ -84,11 +92,22 @@ def _fits_number(parsed: ParsedSentence, index: int | None, lemma: str) -> bool:
     gap = zipf(lemma) - zipf(plural) if plural != lemma else math.inf
     if tok.tag == "NNS":
         return plural != lemma and zipf(plural) >= 2.5 and gap <= PLURAL_GAP
+    kids = dependents(parsed, tok)
+    if any(t.dep == "det" and t.text.lower() in ("a", "an") for t in kids):
+        return gap < MASS_GAP  # "a chair" -> "a furniture": an indefinite article needs a count noun
     if tok.dep not in _BARE_MASS_DEPS:
         return True  # a role noun without an article is fine for any noun: "was appointed bishop", "daughter of X"
-    kids = dependents(parsed, tok)
     bare = not any(t.dep in _DETERMINER_DEPS or (t.dep == "prep" and t.text.lower() == "of") for t in kids)
+    if bare and tok.dep == "pobj" and _count_noun(tok.lemma or tok.text):
+        return False  # a bare count noun in a phrase is an idiom: "went to bed" -> "went to furniture"
     return not bare or gap >= MASS_GAP
+
+
+def _count_noun(lemma: str) -> bool:
+    """``lemma`` is used as a count noun: its plural is common (wordfreq Zipf >= 3.5: "beds", "schools", "towns";
+    not "milks" or "furnitures"), whatever idioms do to its singular ("to bed", "at school")."""
+    plural = inflect(lemma.lower(), "NNS")
+    return plural != lemma.lower() and zipf(plural) >= 3.5
 
 
 def _fixed_expression(parsed: ParsedSentence, index: int | None) -> bool:
@@ -166,6 +185,21 @@ def _frames_fit(parsed: ParsedSentence, at: int | None, cand: Candidate) -> bool
     return not frames or all(frames & FRAME_NEEDS[use] for use in _complements(parsed, tok))
 
 
+_PRONOUNS_OF = {
+    "male": frozenset({"he", "him", "his", "himself"}),
+    "female": frozenset({"she", "her", "hers", "herself"}),
+}
+
+
+def _pronoun_left_behind(parsed: ParsedSentence, at: int | None, synset: str) -> bool:
+    """A gendered person ("his daughter") whose antonym would leave a later pronoun of the old gender pointing at
+    nobody ("showed his son ... her fishing line")."""
+    gender = sense_gender(synset)
+    if gender is None or at is None:
+        return False
+    return any(t.text.lower() in _PRONOUNS_OF[gender] for t in parsed.tokens[at + 1 :])
+
+
 def _agent_of_transitive(idx: GraphIndex, var: str) -> bool:
     """``var`` is the ``:ARG0`` of an event that also has an ``:ARG1`` (an agent acting on something: "The hospital
     opened a ward"); the subject of an intransitive event is not ("The plane landed", "The house stood")."""
@@ -203,6 +237,10 @@ def _replacements(
     at = aligned_token(parsed, var)
     if rule == "HS" and wn_pos(pos) == "n":
         found = [c for c in found if _fits_number(parsed, at, c.lemma)]
+    if rule == "AR":
+        words = {t.lemma.lower() for t in parsed.tokens} | {t.text.lower() for t in parsed.tokens}
+        found = [c for c in found if c.lemma.lower() not in words]  # "the old one" beside "our old apartment"
+        found = [c for c in found if not _pronoun_left_behind(parsed, at, choice.synset)]
     if rule == "AR" and pos in ("VERB", "AUX"):
         found = [c for c in found if _frames_fit(parsed, at, c)]
     return found
@@ -302,6 +340,8 @@ def _lexical_edits(
             edit_variant = variant if rule == "AR" else _hs_variant(idx, var, pos, choice.synset)
             if edit_variant not in variants:
                 break
+            if rule == "HS" and wn_pos(pos) == "n" and not _first_sense(choice.synset, lemma, pos):
+                break  # the context chose a rarer sense: right 5 times in 15 ("my little brother" -> "member")
             found = _replacements(rule, parsed, var, lemma, pos, choice, options)
             if rule == "AR":
                 found = [c for c in found if _ar_variant(c) in variants]

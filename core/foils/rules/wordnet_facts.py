@@ -3,6 +3,7 @@
 - :func:`lexname`: the semantic class of a word's most frequent sense (``noun.person``, ``noun.artifact``);
   RS swaps an agent with a recipient only when both are persons, animals or groups;
   :func:`synset_lexname` is the same for one sense (HS replaces concrete nouns by default);
+- :func:`sense_gender`: whether a person sense is male or female (an AR gender antonym must not strand a pronoun);
 - :func:`verb_frames`: a verb's sentence frames (an AR verb antonym must take the source's complements).
 - :func:`object_optional`: whether a verb's frequent senses are used without an object ("she drinks",
   "he finished"); US drops a verb's object only then (WordNet's verb frames play the part of the
@@ -14,6 +15,8 @@ Both are cached per word and read under :mod:`core.foils.rules.lexicon`'s query 
 ('noun.person', 'noun.artifact')
 >>> 14 in verb_frames("lend"), 14 in verb_frames("borrow"), sorted(verb_frames("borrow"))
 (True, False, [8, 16])
+>>> sense_gender("daughter.n.01"), sense_gender("nephew.n.01"), sense_gender("teacher.n.01")
+('female', 'male', None)
 >>> synset_lexname("dollar.n.01"), synset_lexname("no.such.sense")
 ('noun.quantity', '')
 >>> object_optional("drink"), object_optional("examine")
@@ -52,6 +55,25 @@ def synset_lexname(name: str) -> str:
             return wn.synset(name).lexname()
         except Exception:  # nltk raises WordNetError or ValueError for a malformed or unknown name
             return ""
+
+
+_GENDERS = {"male.n.02": "male", "kinsman.n.01": "male", "female.n.02": "female", "kinswoman.n.01": "female"}
+
+
+@lru_cache(maxsize=8192)
+def sense_gender(name: str) -> str | None:
+    """``male`` or ``female`` for a person sense below WordNet's male, female, kinsman or kinswoman ("son",
+    "niece"), else None."""
+    wn = wordnet()
+    with _QUERY_LOCK:
+        try:
+            sense = wn.synset(name)
+        except Exception:  # nltk raises WordNetError or ValueError for a malformed or unknown name
+            return None
+        if sense.lexname() != "noun.person":
+            return None
+        above = {s.name() for s in sense.closure(lambda s: s.hypernyms() + s.instance_hypernyms())}
+        return next((gender for synset, gender in _GENDERS.items() if synset in above), None)
 
 
 @lru_cache(maxsize=8192)
