@@ -239,7 +239,8 @@ def _replacements(
         found = [c for c in found if _fits_number(parsed, at, c.lemma)]
     if rule == "AR":
         words = {t.lemma.lower() for t in parsed.tokens} | {t.text.lower() for t in parsed.tokens}
-        found = [c for c in found if c.lemma.lower() not in words]  # "the old one" beside "our old apartment"
+        if any(c.lemma.lower() in words for c in found):
+            return []  # the sentence already holds the opposite ("our old apartment ... the new one"; "late ... early")
         found = [c for c in found if not _pronoun_left_behind(parsed, at, choice.synset)]
     if rule == "AR" and pos in ("VERB", "AUX"):
         found = [c for c in found if _frames_fit(parsed, at, c)]
