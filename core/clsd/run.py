@@ -11,7 +11,7 @@ computed between models and between the direct and pivot conditions.
 A model that cannot load is recorded in ``model_errors`` and the others still run.
 
 >>> import numpy as np
->>> from core.clsd.data import CLSDDataset, CLSDItem, CLSDTask
+>>> from core.clsd.tasks import CLSDDataset, CLSDItem, CLSDTask
 >>> item = CLSDItem("0", "a b", "a b", ("a c", "d e"))
 >>> task = CLSDTask("toy", "x-y", "x", "y", "s", "t", ("d1", "d2"), (item,))
 >>> data = CLSDDataset("toy", "toy.csv", "generic", {"x-y": task})
@@ -36,7 +36,6 @@ from typing import Any
 
 import numpy as np
 
-from core.clsd.data import DIRECT, PIVOT, CLSDDataset, CLSDItem, CLSDTask, SwapAnnotation, match_swaps
 from core.clsd.metrics import (
     LEV_EDGES,
     SwapScore,
@@ -54,6 +53,8 @@ from core.clsd.metrics import (
     similarity_change,
     winners,
 )
+from core.clsd.swaps import SwapAnnotation, match_swaps
+from core.clsd.tasks import DIRECT, PIVOT, CLSDDataset, CLSDItem, CLSDTask
 from core.errors import CancelledError, SmithError
 from core.progress import ProgressCallback, check_cancel, report
 
