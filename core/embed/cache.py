@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from core.errors import InputError
+from core.embed.base import text_list
 from core.progress import ProgressCallback, check_cancel, report
 
 CACHE_FORMAT = 1
@@ -229,12 +229,7 @@ class EmbeddingCache:
         reported as ``(distinct texts done, distinct texts)`` and ``cancel`` is checked
         between chunks. The model is loaded only if something is missing.
         """
-        if isinstance(texts, str):
-            raise InputError("encode() takes a list of texts, not one string", hint="wrap it: [text]")
-        items = list(texts)
-        for i, t in enumerate(items):
-            if not isinstance(t, str):
-                raise InputError(f"text {i} is {type(t).__name__}, not a string", hint="drop missing (NaN) texts first")
+        items = text_list(texts, hint="wrap it: [text]")
         unique = list(dict.fromkeys(items))
         total = len(unique)
         stats = {"unique": total, "hits": 0, "embedded": 0, "seconds": 0.0, "load_seconds": 0.0}
