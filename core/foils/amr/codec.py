@@ -8,6 +8,8 @@ a one-pass writer for laid-out graphs that gives the text ``penman.encode`` give
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import penman
 from penman.exceptions import PenmanError
 from penman.layout import POP, Pop, Push
@@ -124,11 +126,29 @@ def _write_laid_out(graph: penman.Graph, indent: int | None) -> str | None:
     """
     if indent is not None and indent.__class__ is not int:
         return None
-    triples = graph.triples
     top = graph.top
-    if not triples or top.__class__ is not str or not top:
+    if not graph.triples or top.__class__ is not str or not top:
         return None
-    get_epis = graph.epidata.get
+    try:
+        written = _write_triples(graph.triples, graph.epidata.get, top, indent)
+    except (TypeError, AttributeError, IndexError):  # roles or values that are not strings: let penman decide
+        return None
+    if written is None:
+        return None
+    out, pushes, still_open = written
+    if len(set(pushes)) < len(pushes):
+        return None  # penman ignores a second Push for a node (with a warning) and then improvises
+    out.append(")" * still_open)
+    metadata = graph.metadata
+    if metadata:  # penman's "# ::key value" lines, value and all (a value that is not a string raises there too)
+        out.insert(0, "".join([f"# ::{key}{' ' + value if value else value}\n" for key, value in metadata.items()]))
+    return "".join(out)
+
+
+def _write_triples(triples: list, get_epis: Callable, top: str, indent: int | None) -> tuple[list, list, int] | None:
+    """The pass itself: (the text in pieces, the Push variables met, how many contexts are still open), or
+    None where penman would improvise. The usual shapes (an edge of the open node; one that opens a node;
+    one that closes nodes) are written here in place; anything else goes to :func:`_write_carefully`."""
     fixed = indent is not None and indent >= 0
     joiners = _JOINERS
     instance = INSTANCE
@@ -140,129 +160,124 @@ def _write_laid_out(graph: penman.Graph, indent: int | None) -> str | None:
     fresh = True  # no edge of the open node is written yet (the next one follows "(var" with a space)
     stack: list[tuple] = []  # the enclosing open nodes: (var, column, joiner)
     pushes: list = []  # the variables of the Push markers met, in order
-    try:
-        for triple in triples:
-            source, role, target = triple
-            epis = get_epis(triple)
-            if source == var and target.__class__ is str and role[0] == ":":  # the usual shapes, written directly
-                if not epis:  # an edge or attribute of the open node
-                    if role == instance:
-                        if not fresh:
-                            return None  # penman prints the concept first, before the edges already written
-                        if target:
-                            out.append(" / " + target)
-                            fresh = False
-                    elif fresh:
-                        out.append(f" {role} {target}" if target else " " + role)
+    for triple in triples:
+        source, role, target = triple
+        epis = get_epis(triple)
+        if source == var and target.__class__ is str and role[0] == ":":  # the usual shapes, written directly
+            first = epis[0] if epis else None
+            if first is None or (first is POP and epis.count(POP) == len(epis)):  # an edge, maybe closing nodes
+                if role == instance:
+                    if not fresh:
+                        return None  # penman prints the concept first, before the edges already written
+                    if target:
+                        out.append(" / " + target)
                         fresh = False
-                    else:
-                        out.append(f"{joiner}{role} {target}" if target else joiner + role)
-                    continue
-                first = epis[0]
-                if first.__class__ is Push:
-                    if len(epis) == 1 and first.variable == target != var and target and role != instance:
-                        pushes.append(target)  # a nested node opens
-                        out.append(f" {role} ({target}" if fresh else f"{joiner}{role} ({target}")
-                        stack.append((var, column, joiner))
-                        var = target
-                        fresh = True
-                        if fixed:
-                            column += indent
-                            joiner = joiners[column] if column < 40 else "\n" + " " * column
-                        elif not flat:
-                            column += len(role) + len(target) + 3
-                            joiner = "\n" + " " * column
-                        continue
-                elif first is POP and epis.count(POP) == len(epis):  # the last triple of open nodes
-                    if role == instance:
-                        if not fresh:
-                            return None
-                        if target:
-                            out.append(" / " + target)
-                    elif fresh:
-                        out.append(f" {role} {target}" if target else " " + role)
-                    else:
-                        out.append(f"{joiner}{role} {target}" if target else joiner + role)
+                elif fresh:
+                    out.append(f" {role} {target}" if target else " " + role)
                     fresh = False
-                    for _ in epis:
-                        out.append(")")
-                        if not stack:
-                            var = _CLOSED  # penman's top context ended: any later triple is placed by improvising
-                            break
-                        var, column, joiner = stack.pop()
-                    continue
-            # anything else, step by step as penman does it: inverted edges, alignments, misplaced Pops
-            push = None
-            pops = 0
-            role_suffix = target_suffix = ""
-            for epi in epis or ():
-                kind = epi.__class__
-                if kind is Pop:
-                    pops += 1
-                elif kind is Push:
-                    new = epi.variable
-                    if push is not None or role == instance or (new != source and new != target) or not new:
-                        return None  # penman ignores such a Push (with a warning)
-                    if new.__class__ is not str:
-                        return None
-                    if new == source:
-                        source, role, target = target, _invert_role(role), source
-                    pushes.append(new)
-                    push = new
-                elif kind is RoleAlignment:
-                    role_suffix += str(epi)
-                elif kind is Alignment:
-                    target_suffix += str(epi)
                 else:
-                    return None
-            while source != var:  # place the triple in the open node, or close that node
-                if target == var and role != instance:  # an edge read backwards: printed inverted
-                    source, role, target = target, _invert_role(role), source
-                    push = None
-                    break
-                if not stack:
-                    return None  # penman would improvise (or the top was closed before this triple)
-                out.append(")")
-                var, column, joiner = stack.pop()
+                    out.append(f"{joiner}{role} {target}" if target else joiner + role)
+                if first is None:
+                    continue
                 fresh = False
-            if push is not None:  # a nested node opens
-                if target_suffix:
-                    return None  # penman drops an alignment on a nested node's edge, with a warning
-                if role_suffix:
-                    role = f"{role}{role_suffix}"
-                if role[0] != ":" and role != "/":
-                    role = ":" + role
-                out.append(f" {role} ({push}" if fresh else f"{joiner}{role} ({push}")
+                for _ in epis:  # the last triple of open nodes
+                    out.append(")")
+                    if not stack:
+                        var = _CLOSED  # penman's top context ended: any later triple is placed by improvising
+                        break
+                    var, column, joiner = stack.pop()
+                continue
+            one_push = first.__class__ is Push and len(epis) == 1
+            if one_push and first.variable == target != var and target and role != instance:
+                pushes.append(target)  # a nested node opens
+                out.append(f" {role} ({target}" if fresh else f"{joiner}{role} ({target}")
                 stack.append((var, column, joiner))
-                var = push
+                var = target
                 fresh = True
-                if not flat:
-                    column += len(role) + len(push) + 3 if indent == -1 else indent
+                if fixed:
+                    column += indent
+                    joiner = joiners[column] if column < 40 else "\n" + " " * column
+                elif not flat:
+                    column += len(role) + len(target) + 3
                     joiner = "\n" + " " * column
-            elif role == instance:
-                if not fresh:
-                    return None
-                if target:
-                    out.append(" " + _edge_text("/", target, role_suffix, target_suffix))
-                    fresh = False
-            else:
-                out.append((" " if fresh else joiner) + _edge_text(role, target, role_suffix, target_suffix))
-                fresh = False
-            while pops:
-                pops -= 1
-                out.append(")")
-                if not stack:
-                    var = _CLOSED  # penman's top context ended: any later triple is placed by improvising
-                    break
-                var, column, joiner = stack.pop()
-                fresh = False
-    except (TypeError, AttributeError, IndexError):  # roles or values that are not strings: let penman decide
-        return None
-    if len(set(pushes)) < len(pushes):
-        return None  # penman ignores a second Push for a node (with a warning) and then improvises
-    if var is not _CLOSED:
-        out.append(")" * (len(stack) + 1))
-    metadata = graph.metadata
-    if metadata:  # penman's "# ::key value" lines, value and all (a value that is not a string raises there too)
-        out.insert(0, "".join([f"# ::{key}{' ' + value if value else value}\n" for key, value in metadata.items()]))
-    return "".join(out)
+                continue
+        state = _write_carefully(triple, epis, (var, column, joiner, fresh), out, stack, pushes, indent)
+        if state is None:
+            return None
+        var, column, joiner, fresh = state
+    return out, pushes, 0 if var is _CLOSED else len(stack) + 1
+
+
+def _write_carefully(
+    triple: tuple, epis: list | None, state: tuple, out: list, stack: list, pushes: list, indent: int | None
+) -> tuple | None:
+    """One triple of any other shape, step by step as penman places it: inverted edges, alignments,
+    misplaced Pops. Returns the new (open node, column, joiner, fresh), or None where penman would
+    improvise or warn; ``out``, ``stack`` and ``pushes`` are extended in place."""
+    source, role, target = triple
+    var, column, joiner, fresh = state
+    push = None
+    pops = 0
+    role_suffix = target_suffix = ""
+    for epi in epis or ():
+        kind = epi.__class__
+        if kind is Pop:
+            pops += 1
+        elif kind is Push:
+            new = epi.variable
+            if push is not None or role == INSTANCE or (new != source and new != target) or not new:
+                return None  # penman ignores such a Push (with a warning)
+            if new.__class__ is not str:
+                return None
+            if new == source:
+                source, role, target = target, _invert_role(role), source
+            pushes.append(new)
+            push = new
+        elif kind is RoleAlignment:
+            role_suffix += str(epi)
+        elif kind is Alignment:
+            target_suffix += str(epi)
+        else:
+            return None
+    while source != var:  # place the triple in the open node, or close that node
+        if target == var and role != INSTANCE:  # an edge read backwards: printed inverted
+            source, role, target = target, _invert_role(role), source
+            push = None
+            break
+        if not stack:
+            return None  # penman would improvise (or the top was closed before this triple)
+        out.append(")")
+        var, column, joiner = stack.pop()
+        fresh = False
+    if push is not None:  # a nested node opens
+        if target_suffix:
+            return None  # penman drops an alignment on a nested node's edge, with a warning
+        if role_suffix:
+            role = f"{role}{role_suffix}"
+        if role[0] != ":" and role != "/":
+            role = ":" + role
+        out.append(f" {role} ({push}" if fresh else f"{joiner}{role} ({push}")
+        stack.append((var, column, joiner))
+        var = push
+        fresh = True
+        if indent is not None:
+            column += len(role) + len(push) + 3 if indent == -1 else indent
+            joiner = "\n" + " " * column
+    elif role == INSTANCE:
+        if not fresh:
+            return None
+        if target:
+            out.append(" " + _edge_text("/", target, role_suffix, target_suffix))
+            fresh = False
+    else:
+        out.append((" " if fresh else joiner) + _edge_text(role, target, role_suffix, target_suffix))
+        fresh = False
+    while pops:
+        pops -= 1
+        out.append(")")
+        if not stack:
+            var = _CLOSED  # penman's top context ended: any later triple is placed by improvising
+            break
+        var, column, joiner = stack.pop()
+        fresh = False
+    return var, column, joiner, fresh
