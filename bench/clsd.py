@@ -19,8 +19,9 @@ import time
 
 from common import SHARED_DATA  # also puts the project on sys.path and sets HF_HUB_OFFLINE
 
-from core.clsd.data import PIVOT, check_pivot, limit_rows, read_clsd, read_dataset
+from core.clsd.data import check_pivot, limit_rows, read_clsd, read_dataset
 from core.clsd.run import registry_model, run_clsd
+from core.clsd.tasks import PIVOT
 from core.config import Settings, apply_overrides
 from core.embed.registry import get_embedder
 

@@ -51,7 +51,7 @@ def _mteb_version() -> str | None:
 
 
 def subset_scores(model: Any) -> dict[str, Any]:
-    """MTEB scores of one :class:`~core.evaluate.evaluation.ModelResult` for split ``test``, subset ``default``."""
+    """MTEB scores of one :class:`~core.evaluate.results.ModelResult` for split ``test``, subset ``default``."""
     from core.st_bridge import metrics_of
 
     scores: dict[str, Any] = metrics_of(model)

@@ -22,9 +22,9 @@ from typing import Any
 
 
 def metrics_of(result: Any, rules: bool = True) -> dict[str, float]:
-    """Flat metrics of one :class:`~core.evaluate.evaluation.ModelResult`: ``tacc, auc, hm`` and ``<RULE>_tacc`` etc.
+    """Flat metrics of one :class:`~core.evaluate.results.ModelResult`: ``tacc, auc, hm`` and ``<RULE>_tacc`` etc.
 
-    >>> from core.evaluate.evaluation import ModelResult, RuleResult
+    >>> from core.evaluate.results import ModelResult, RuleResult
     >>> m = ModelResult("x", True, tacc=0.5, auc=0.75, hm=0.6, per_rule={"PN": RuleResult("PN", 2, 0.0, 0.5, 0.0, 0)})
     >>> metrics_of(m)
     {'tacc': 0.5, 'auc': 0.75, 'hm': 0.6, 'PN_tacc': 0.0, 'PN_auc': 0.5, 'PN_hm': 0.0}

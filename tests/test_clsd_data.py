@@ -10,13 +10,13 @@ from core.clsd.data import (
     PIVOT,
     check_pivot,
     limit_rows,
-    match_swaps,
     read_clsd,
     read_dataset,
     read_generic,
     read_swaps,
     sniff_layout,
 )
+from core.clsd.swaps import match_swaps
 from core.errors import InputError
 
 DATA = Path(__file__).parent / "data"

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from core.clsd.data import PIVOT, CLSDDataset, CLSDItem, CLSDTask, check_pivot, read_clsd
+from core.clsd.data import check_pivot, read_clsd
 from core.clsd.pivot import HFSeq2SeqTranslator, make_translator, translate_dataset, write_clsd
+from core.clsd.tasks import PIVOT, CLSDDataset, CLSDItem, CLSDTask
 from core.errors import CancelledError, InputError, ModelMissingError
 
 # (text, English) pairs the tiny model learns; German sources, French candidates.

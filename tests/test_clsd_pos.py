@@ -6,7 +6,7 @@ import collections
 
 import pytest
 
-from core.clsd.data import match_swaps, read_dataset, read_swaps
+from core.clsd.data import read_dataset, read_swaps
 from core.clsd.pos import (
     STTS_TO_UPOS,
     UPOS,
@@ -17,6 +17,7 @@ from core.clsd.pos import (
     tag_spans,
     tokenize_de,
 )
+from core.clsd.swaps import match_swaps
 from core.errors import ConfigError, ModelMissingError
 
 

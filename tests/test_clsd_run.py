@@ -12,8 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from core.clsd.data import PIVOT, check_pivot, read_clsd, read_swaps
+from core.clsd.data import check_pivot, read_clsd, read_swaps
 from core.clsd.run import ModelSpec, registry_model, run_clsd
+from core.clsd.tasks import PIVOT
 from core.config import Settings, apply_overrides
 from core.errors import CancelledError, ModelMissingError
 from core.textio import json_default

@@ -1,4 +1,4 @@
-"""core.foils.amr.graph: decode/encode, validation, diffs and node surgery on hand-written PENMAN graphs."""
+"""core.foils.amr codec, nodes, checks, diff, layout, surgery: on hand-written PENMAN graphs."""
 
 from __future__ import annotations
 
@@ -13,28 +13,19 @@ from penman.layout import POP, Pop, Push
 from penman.surface import Alignment
 
 from core.errors import GraphError, SmithError
-from core.foils.amr.graph import (
-    _write_laid_out,
+from core.foils.amr.checks import validate_graph
+from core.foils.amr.codec import _write_laid_out, decode, encode, write_penman
+from core.foils.amr.diff import graph_diff
+from core.foils.amr.layout import copy_graph, rebuild, relayout
+from core.foils.amr.nodes import children, concept, is_leaf, is_negated, parent_edges
+from core.foils.amr.surgery import (
     add_attribute,
-    children,
-    concept,
-    copy_graph,
-    decode,
-    encode,
-    graph_diff,
-    is_leaf,
-    is_negated,
-    parent_edges,
-    rebuild,
-    relayout,
     remove_attribute,
     remove_leaf,
     remove_node,
     replace_triple,
     set_concept,
     swap_edge_targets,
-    validate_graph,
-    write_penman,
 )
 
 CHASE = "(c / chase-01 :ARG0 (c2 / cat) :ARG1 (m / mouse))"
@@ -301,7 +292,7 @@ EDGE_CASES = [
 
 
 def same_as_encode(graph: penman.Graph, indent: int | None) -> None:
-    """write_penman gives what core.foils.amr.graph.encode gives (penman.encode unless it raises), error or text."""
+    """write_penman gives what core.foils.amr.codec.encode gives (penman.encode unless it raises), error or text."""
     try:
         want = encode(graph, indent=indent)
     except GraphError:

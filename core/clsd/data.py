@@ -1,19 +1,16 @@
 """Reading CLSD evaluation sets: the published layout, pivot files, swap annotations, any language pair.
 
-A *task* is one direction of a set: a source sentence, its true translation (the
-*target*) and k distractors in the target language. The published layout
-(``Index, French, German, de_adv1..4, fr_adv1..4``) holds both directions:
-DE→FR compares a German source with the French target and ``fr_adv*``; FR→DE
-compares the French source with the German target and ``de_adv*``.
+The published layout (``Index, French, German, de_adv1..4, fr_adv1..4``) holds both directions:
+DE→FR compares a German source with the French target and ``fr_adv*``; FR→DE compares the French
+source with the German target and ``de_adv*``. What a set is (items, tasks, datasets) lives in
+:mod:`core.clsd.tasks`; swap annotations and their join to a task in :mod:`core.clsd.swaps`.
 
-Rows that cannot be scored fairly are not dropped silently: an empty source,
-target or distractor, or a distractor identical to the target, makes the row an
-:class:`RowIssue` (excluded from P@1 and counted by reason).
+Rows that cannot be scored fairly are not dropped silently: an empty source, target or distractor,
+or a distractor identical to the target, makes the row an :class:`RowIssue` (excluded from P@1 and
+counted by reason).
 
->>> norm_text("  a  b ")
-'a b'
->>> direction_key("de", "fr")
-'de-fr'
+>>> clsd_languages(["Index", "French", "German", "de_adv1", "fr_adv1"])
+{'de': ('German', ['de_adv1']), 'fr': ('French', ['fr_adv1'])}
 """
 
 from __future__ import annotations
@@ -23,150 +20,26 @@ import os
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from core.clsd.swaps import SwapAnnotation, parse_details
+from core.clsd.tasks import (
+    ADV_COLUMN,
+    DIRECT,
+    LANGUAGE_NAMES,
+    PIVOT,
+    CLSDDataset,
+    CLSDItem,
+    CLSDTask,
+    RowIssue,
+    direction_key,
+    direction_label,
+    norm_text,
+)
 from core.errors import InputError
 from core.textio import read_rows, table_format
-
-LANGUAGE_NAMES: Mapping[str, str] = {
-    "de": "German",
-    "fr": "French",
-    "en": "English",
-    "es": "Spanish",
-    "it": "Italian",
-    "nl": "Dutch",
-    "pt": "Portuguese",
-}
-"""Column names of the published layout, by language code."""
-
-_ADV = re.compile(r"^([a-z]{2,3})_adv(\d+)$", re.IGNORECASE)
-
-DIRECT = "direct"
-PIVOT = "pivot"
-
-
-def norm_text(text: Any) -> str:
-    """Whitespace-normalised text; None and NaN-like values become ``""``."""
-    if text is None:
-        return ""
-    return " ".join(str(text).split())
-
-
-def direction_key(source_lang: str, target_lang: str) -> str:
-    """The key of a direction, e.g. ``'de-fr'`` (source German, candidates French)."""
-    return f"{source_lang}-{target_lang}"
-
-
-def direction_label(key: str) -> str:
-    """Display form of a direction key: ``'de-fr'`` -> ``'DE→FR'``.
-
-    >>> direction_label("de-fr")
-    'DE→FR'
-    """
-    src, _, tgt = key.partition("-")
-    return f"{src.upper()}→{tgt.upper()}" if tgt else key
-
-
-@dataclass(frozen=True)
-class CLSDItem:
-    """One usable row of a task: source, true target, distractors (in column order)."""
-
-    id: str
-    source: str
-    target: str
-    distractors: tuple[str, ...]
-    line: int = 0  # line in the file (data rows start at 2); 0 when not from a file
-
-    @property
-    def candidates(self) -> tuple[str, ...]:
-        """The target first, then the distractors."""
-        return (self.target, *self.distractors)
-
-
-@dataclass(frozen=True)
-class RowIssue:
-    """A row excluded from scoring, with the reason (``empty distractor``, ``distractor equals target``...)."""
-
-    id: str
-    line: int
-    reason: str
-    column: str = ""
-
-    def describe(self) -> str:
-        where = f" ({self.column})" if self.column else ""
-        return f"row {self.id} (line {self.line}): {self.reason}{where}"
-
-
-@dataclass(frozen=True)
-class CLSDTask:
-    """One direction of one set under one condition (``direct`` or ``pivot``)."""
-
-    set_name: str
-    direction: str  # e.g. "de-fr"
-    source_lang: str
-    target_lang: str
-    source_column: str
-    target_column: str
-    distractor_columns: tuple[str, ...]
-    items: tuple[CLSDItem, ...]
-    issues: tuple[RowIssue, ...] = ()
-    condition: str = DIRECT
-    path: str = ""
-    text_lang: str = ""  # language the texts are in, when not the direction's (pivot: "en")
-
-    @property
-    def n_rows(self) -> int:
-        """Rows read (usable and excluded)."""
-        return len(self.items) + len({i.id for i in self.issues})
-
-    @property
-    def label(self) -> str:
-        return direction_label(self.direction)
-
-    def excluded_counts(self) -> dict[str, int]:
-        """How many rows were excluded, by reason (a row with several problems counts once per reason)."""
-        seen: set[tuple[str, str]] = set()
-        counts: Counter[str] = Counter()
-        for issue in self.issues:
-            if (issue.id, issue.reason) not in seen:
-                seen.add((issue.id, issue.reason))
-                counts[issue.reason] += 1
-        return dict(counts)
-
-    def texts(self) -> list[str]:
-        """Every text of the task (sources, targets, distractors), with repeats."""
-        out: list[str] = []
-        for item in self.items:
-            out.append(item.source)
-            out.extend(item.candidates)
-        return out
-
-
-@dataclass(frozen=True)
-class CLSDDataset:
-    """A set read from one file: its tasks by direction key."""
-
-    name: str
-    path: str
-    layout: str  # "clsd" | "generic"
-    tasks: Mapping[str, CLSDTask] = field(default_factory=dict)
-    condition: str = DIRECT
-    n_rows: int = 0
-
-    @property
-    def directions(self) -> list[str]:
-        return list(self.tasks)
-
-    def task(self, direction: str) -> CLSDTask:
-        try:
-            return self.tasks[direction]
-        except KeyError:
-            raise InputError(
-                f"{self.name} has no direction {direction!r}",
-                hint=f"directions are: {', '.join(self.tasks) or '(none)'}",
-            ) from None
 
 
 def _find(columns: Sequence[str], name: str) -> str | None:
@@ -288,7 +161,7 @@ def clsd_languages(columns: Sequence[str]) -> dict[str, tuple[str, list[str]]]:
     """
     advs: dict[str, list[tuple[int, str]]] = {}
     for col in columns:
-        m = _ADV.match(col.strip())
+        m = ADV_COLUMN.match(col.strip())
         if m:
             advs.setdefault(m.group(1).lower(), []).append((int(m.group(2)), col))
     out: dict[str, tuple[str, list[str]]] = {}
@@ -307,7 +180,7 @@ def check_distractor_columns(path: str, by_language: dict[str, list[str]]) -> No
     """
     problems: list[str] = []
     for code, cols in by_language.items():
-        numbers = sorted(int(m.group(2)) for c in cols if (m := _ADV.match(c.strip())))
+        numbers = sorted(int(m.group(2)) for c in cols if (m := ADV_COLUMN.match(c.strip())))
         gaps = [f"{code}_adv{k}" for k in range(1, (numbers[-1] if numbers else 0) + 1) if k not in numbers]
         if gaps:
             problems.append(f"{', '.join(gaps)} missing")
@@ -538,48 +411,6 @@ def check_pivot(direct: CLSDDataset, pivot: CLSDDataset) -> CLSDDataset:
 
 # ---------------------------------------------------------------------------------------------- swap annotations
 
-_SWAP = re.compile(r"""^\s*swap\s*:?\s*(['"])(.*?)\1\s+with\s+(['"])(.*?)\3\s*$""", re.IGNORECASE | re.DOTALL)
-_ADDITION = re.compile(r"""^\s*addition\s+of\s+(['"])(.*?)\1\s*$""", re.IGNORECASE | re.DOTALL)
-
-
-def parse_details(details: str) -> tuple[str, str, str]:
-    """Parse an annotation's ``Details``: ``(operation, old, new)``.
-
-    >>> parse_details("Swap: 'Bonn' with 'Berlin'")
-    ('swap', 'Bonn', 'Berlin')
-    >>> parse_details("Addition of 'nicht'")
-    ('addition', '', 'nicht')
-    >>> parse_details("something else")
-    ('other', '', '')
-    """
-    m = _SWAP.match(details or "")
-    if m:
-        return "swap", m.group(2), m.group(4)
-    m = _ADDITION.match(details or "")
-    if m:
-        return "addition", "", m.group(2)
-    return "other", "", ""
-
-
-@dataclass(frozen=True)
-class SwapAnnotation:
-    """One annotated single-token change of a distractor (from the ``*_swaps_ner_pos.tsv`` files)."""
-
-    dataset: str
-    row_id: str
-    column: str  # e.g. "de_adv3"
-    language: str  # language of the distractor, from the column prefix
-    operation: str  # "swap" | "addition" | "other"
-    old: str
-    new: str
-    pos: str  # annotated universal POS ("" when absent)
-    entity_type: str
-    equivalent: bool | None  # annotators judged the change meaning-preserving
-    original: str  # the true sentence in the distractor's language
-    adversarial: str
-    line: int
-
-
 _SWAP_REQUIRED = ("AdversarialText", "AdversarialExample", "RowIndex")
 
 
@@ -599,7 +430,7 @@ def read_swaps(path: str | os.PathLike[str], *, dataset: str | None = None) -> l
         if dataset and ds and ds.lower() != dataset.lower():
             continue
         column = norm_text(row.get(found["AdversarialExample"]))
-        m = _ADV.match(column)
+        m = ADV_COLUMN.match(column)
         lang = m.group(1).lower() if m else ""
         orig_col = originals.get(lang)
         if not orig_col:
@@ -646,39 +477,6 @@ def _int_text(value: str) -> str:
     return str(int(f)) if f.is_integer() else value
 
 
-@dataclass(frozen=True)
-class SwapMatch:
-    """Annotations joined to a task: the ones that match its rows, and why the others did not."""
-
-    matched: tuple[tuple[SwapAnnotation, int, int], ...]  # (annotation, item index, distractor index)
-    unmatched: tuple[tuple[SwapAnnotation, str], ...]  # (annotation, reason)
-
-
-def match_swaps(task: CLSDTask, swaps: Sequence[SwapAnnotation]) -> SwapMatch:
-    """Join annotations to ``task`` rows by (row id, distractor column), checking that the texts agree."""
-    index = {item.id: k for k, item in enumerate(task.items)}
-    cols = {c.lower(): j for j, c in enumerate(task.distractor_columns)}
-    matched: list[tuple[SwapAnnotation, int, int]] = []
-    unmatched: list[tuple[SwapAnnotation, str]] = []
-    for s in swaps:
-        if s.language and s.language != task.target_lang:
-            continue
-        k = index.get(s.row_id)
-        j = cols.get(s.column.lower())
-        if k is None:
-            unmatched.append((s, "row not scored in this set"))
-        elif j is None:
-            unmatched.append((s, f"no column {s.column}"))
-        elif task.items[k].distractors[j] != s.adversarial:
-            unmatched.append((s, "distractor text differs from the annotation"))
-        elif task.items[k].target != s.original:
-            unmatched.append((s, "target text differs from the annotation"))
-        else:
-            matched.append((s, k, j))
-    return SwapMatch(tuple(matched), tuple(unmatched))
-
-
-
 def limit_rows(data: CLSDDataset, n: int) -> CLSDDataset:
     """The first ``n`` data rows of the file (usable and excluded alike), in every task."""
     if n < 0:
@@ -693,16 +491,3 @@ def limit_rows(data: CLSDDataset, n: int) -> CLSDDataset:
         for key, task in data.tasks.items()
     }
     return replace(data, tasks=tasks, n_rows=min(n, data.n_rows))
-
-
-def restrict_ids(data: CLSDDataset, ids: set[str]) -> CLSDDataset:
-    """Only the rows whose id is in ``ids`` (e.g. a pivot set cut to the direct set's rows)."""
-    tasks = {
-        key: replace(
-            task,
-            items=tuple(i for i in task.items if i.id in ids),
-            issues=tuple(i for i in task.issues if i.id in ids),
-        )
-        for key, task in data.tasks.items()
-    }
-    return replace(data, tasks=tasks)

@@ -29,7 +29,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.clsd.data import LANGUAGE_NAMES, norm_text
+from core.clsd.tasks import LANGUAGE_NAMES, norm_text
 from core.errors import ConfigError, InputError, SmithError
 from core.progress import ProgressCallback, check_cancel, report
 

@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from core.clsd.data import LANGUAGE_NAMES, PIVOT, CLSDDataset, CLSDItem, CLSDTask, RowIssue, norm_text
+from core.clsd.tasks import LANGUAGE_NAMES, PIVOT, CLSDDataset, CLSDItem, CLSDTask, RowIssue, norm_text
 from core.errors import InputError, ModelMissingError
 from core.hub import is_offline, resolve_device
 from core.progress import ProgressCallback, check_cancel, report

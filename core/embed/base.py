@@ -89,6 +89,25 @@ def normalise_rows(vectors: np.ndarray) -> np.ndarray:
     return np.divide(v, norms, out=np.zeros_like(v), where=norms > 0).astype(np.float32, copy=False)
 
 
+def text_list(texts: Sequence[str], *, hint: str = "wrap it: encode([text])") -> list[str]:
+    """``texts`` as a list of strings; one string instead of a list, or an item that is not a string,
+    raises :class:`InputError` (``hint`` goes with the first).
+
+    >>> text_list(("a", "b"))
+    ['a', 'b']
+    >>> text_list(["a", None])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    core.errors.InputError: text 1 is NoneType, not a string (hint: ...)
+    """
+    if isinstance(texts, str):
+        raise InputError("encode() takes a list of texts, not one string", hint=hint)
+    items = list(texts)
+    for i, t in enumerate(items):
+        if not isinstance(t, str):
+            raise InputError(f"text {i} is {type(t).__name__}, not a string", hint="drop missing (NaN) texts first")
+    return items
+
+
 class BaseEmbedder:
     """Lazy, thread-safe embedder; subclasses implement ``_load`` and ``_encode``.
 
@@ -165,12 +184,7 @@ class BaseEmbedder:
     # -- encoding ---------------------------------------------------------------------
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts`` as float32 rows ``(len(texts), dim)``, L2-normalised unless configured off."""
-        if isinstance(texts, str):
-            raise InputError("encode() takes a list of texts, not one string", hint="wrap it: encode([text])")
-        items = list(texts)
-        for i, t in enumerate(items):
-            if not isinstance(t, str):
-                raise InputError(f"text {i} is {type(t).__name__}, not a string", hint="drop missing (NaN) texts first")
+        items = text_list(texts)
         self.load()
         if not items:
             return np.zeros((0, self.dim or 0), dtype=np.float32)

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from core.errors import InputError
+from core.embed.base import text_list
 from core.progress import ProgressCallback, check_cancel, report
 
 CACHE_FORMAT = 1
@@ -229,12 +229,7 @@ class EmbeddingCache:
         reported as ``(distinct texts done, distinct texts)`` and ``cancel`` is checked
         between chunks. The model is loaded only if something is missing.
         """
-        if isinstance(texts, str):
-            raise InputError("encode() takes a list of texts, not one string", hint="wrap it: [text]")
-        items = list(texts)
-        for i, t in enumerate(items):
-            if not isinstance(t, str):
-                raise InputError(f"text {i} is {type(t).__name__}, not a string", hint="drop missing (NaN) texts first")
+        items = text_list(texts, hint="wrap it: [text]")
         unique = list(dict.fromkeys(items))
         total = len(unique)
         stats = {"unique": total, "hits": 0, "embedded": 0, "seconds": 0.0, "load_seconds": 0.0}
@@ -242,58 +237,20 @@ class EmbeddingCache:
         check_cancel(cancel)
         if not unique:
             return np.zeros((0, getattr(embedder, "dim", None) or 0), dtype=np.float32)
-
+        index = {t: i for i, t in enumerate(unique)}
         if not getattr(embedder, "cacheable", True):
             start = time.perf_counter()
             vectors = np.asarray(embedder.encode(unique), dtype=np.float32)
             stats["seconds"] = time.perf_counter() - start
             stats["embedded"] = total
             report(progress, total, total)
-            index = {t: i for i, t in enumerate(unique)}
             return vectors[[index[t] for t in items]]
-
         keys = [text_key(t) for t in unique]
-        con = None
-        found: dict[bytes, np.ndarray] = {}
-        if self.enabled:
-            identity = embedder.cache_identity()
-            path = self.path_for(embedder)
-            with self._lock:
-                con = self._connect(path, identity)
-            if con is not None:
-                try:
-                    found = self._lookup(con, keys, getattr(embedder, "dim", None))
-                except sqlite3.DatabaseError as exc:
-                    con.close()
-                    con = None
-                    with self._lock:
-                        self._move_aside(path, f"unreadable ({exc})")
-                        con = self._connect(path, identity)
+        con, path, found = self._open_and_look_up(embedder, keys)
         stats["hits"] = len(found)
-        done = len(found)
-        report(progress, done, total)
+        report(progress, len(found), total)
         try:
-            missing = [i for i, k in enumerate(keys) if k not in found]
-            missing.sort(key=lambda i: len(unique[i]), reverse=True)
-            if missing and hasattr(embedder, "load") and not getattr(embedder, "loaded", True):
-                check_cancel(cancel)
-                began = time.perf_counter()
-                embedder.load()
-                stats["load_seconds"] = time.perf_counter() - began
-            for start in range(0, len(missing), self.chunk_size):
-                check_cancel(cancel)
-                chunk = missing[start : start + self.chunk_size]
-                began = time.perf_counter()
-                vectors = np.asarray(embedder.encode([unique[i] for i in chunk]), dtype=np.float32)
-                stats["seconds"] += time.perf_counter() - began
-                chunk_keys = [keys[i] for i in chunk]
-                for k, v in zip(chunk_keys, vectors, strict=True):
-                    found[k] = v
-                if con is not None and path not in self._read_only_files:
-                    self._store(con, chunk_keys, vectors)
-                stats["embedded"] += len(chunk)
-                done += len(chunk)
-                report(progress, done, total)
+            self._embed_missing(embedder, unique, keys, found, con, path, stats, progress, cancel)
         finally:
             if con is not None:
                 con.close()
@@ -301,5 +258,65 @@ class EmbeddingCache:
         if len(dims) != 1:
             raise RuntimeError(f"embedding widths disagree: {sorted(dims)}")
         by_text = np.stack([found[k] for k in keys])
-        index = {t: i for i, t in enumerate(unique)}
         return by_text[[index[t] for t in items]]
+
+    def _open_and_look_up(
+        self, embedder: Any, keys: list[bytes]
+    ) -> tuple[sqlite3.Connection | None, Path | None, dict[bytes, np.ndarray]]:
+        """The embedder's cache file (connection and path; None when disabled or unusable) and the vectors
+        it already holds for ``keys``; an unreadable file is moved aside and started afresh."""
+        if not self.enabled:
+            return None, None, {}
+        found: dict[bytes, np.ndarray] = {}
+        identity = embedder.cache_identity()
+        path = self.path_for(embedder)
+        with self._lock:
+            con = self._connect(path, identity)
+        if con is not None:
+            try:
+                found = self._lookup(con, keys, getattr(embedder, "dim", None))
+            except sqlite3.DatabaseError as exc:
+                con.close()
+                con = None
+                with self._lock:
+                    self._move_aside(path, f"unreadable ({exc})")
+                    con = self._connect(path, identity)
+        return con, path, found
+
+    def _embed_missing(
+        self,
+        embedder: Any,
+        unique: list[str],
+        keys: list[bytes],
+        found: dict[bytes, np.ndarray],
+        con: sqlite3.Connection | None,
+        path: Path | None,
+        stats: dict[str, Any],
+        progress: ProgressCallback | None,
+        cancel: threading.Event | None,
+    ) -> None:
+        """Embed the texts ``found`` lacks, longest first in chunks (loading the model first if needed),
+        into ``found`` and, when the file is writable, the cache; ``stats`` and progress follow along."""
+        total = len(unique)
+        done = len(found)
+        missing = [i for i, k in enumerate(keys) if k not in found]
+        missing.sort(key=lambda i: len(unique[i]), reverse=True)
+        if missing and hasattr(embedder, "load") and not getattr(embedder, "loaded", True):
+            check_cancel(cancel)
+            began = time.perf_counter()
+            embedder.load()
+            stats["load_seconds"] = time.perf_counter() - began
+        for start in range(0, len(missing), self.chunk_size):
+            check_cancel(cancel)
+            chunk = missing[start : start + self.chunk_size]
+            began = time.perf_counter()
+            vectors = np.asarray(embedder.encode([unique[i] for i in chunk]), dtype=np.float32)
+            stats["seconds"] += time.perf_counter() - began
+            chunk_keys = [keys[i] for i in chunk]
+            for k, v in zip(chunk_keys, vectors, strict=True):
+                found[k] = v
+            if con is not None and path not in self._read_only_files:
+                self._store(con, chunk_keys, vectors)
+            stats["embedded"] += len(chunk)
+            done += len(chunk)
+            report(progress, done, total)

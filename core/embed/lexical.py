@@ -32,8 +32,7 @@ from typing import Any
 import numpy as np
 
 from core import __version__
-from core.embed.base import BaseEmbedder, EmbedSettings
-from core.errors import InputError
+from core.embed.base import BaseEmbedder, EmbedSettings, text_list
 from core.evaluate.metrics import words
 
 WEIGHTINGS = ("binary", "tfidf")
@@ -134,12 +133,7 @@ class LexicalEmbedder(BaseEmbedder):
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Dense rows of :meth:`encode_sparse` as float32."""
-        if isinstance(texts, str):
-            raise InputError("encode() takes a list of texts, not one string", hint="wrap it: encode([text])")
-        items = list(texts)
-        for i, t in enumerate(items):
-            if not isinstance(t, str):
-                raise InputError(f"text {i} is {type(t).__name__}, not a string", hint="drop missing (NaN) texts first")
+        items = text_list(texts)
         if not items:
             return np.zeros((0, 0), dtype=np.float32)
         matrix = self.encode_sparse(items).toarray().astype(np.float32)

@@ -16,6 +16,7 @@ for every model (paired).
 (0.5, 0.0)
 """
 
+
 from __future__ import annotations
 
 import logging
@@ -37,122 +38,14 @@ from core.evaluate.metrics import (
     roc_auc,
     triplet_accuracy,
 )
-from core.evaluate.table import table_rows
+from core.evaluate.results import EvalResult, ModelResult, RuleResult, rounded
+from core.evaluate.similarities import ENCODE_MODES, cosines, model_name, object_similarities
 from core.evaluate.triples import Triple, TripleSet, triples_from_records
 from core.progress import ProgressCallback, check_cancel, report
 from core.types import RULES
 
 log = logging.getLogger(__name__)
 
-Interval = tuple[float, float]
-
-
-def _r(x: float | None, nd: int = 6) -> float | None:
-    return None if x is None else round(float(x), nd)
-
-
-def _ri(ci: Interval | None) -> list[float] | None:
-    return None if ci is None else [round(float(ci[0]), 6), round(float(ci[1]), 6)]
-
-
-@dataclass
-class RuleResult:
-    """Scores of one model on the triples of one rule."""
-
-    rule: str
-    n: int
-    tacc: float
-    auc: float
-    hm: float
-    ties: int
-    tacc_ci: Interval | None = None
-    auc_ci: Interval | None = None
-    hm_ci: Interval | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "n": self.n, "tacc": _r(self.tacc), "auc": _r(self.auc), "hm": _r(self.hm), "ties": self.ties,
-            "tacc_ci": _ri(self.tacc_ci), "auc_ci": _ri(self.auc_ci), "hm_ci": _ri(self.hm_ci),
-        }  # fmt: skip
-
-
-@dataclass
-class ModelResult:
-    """One model's scores (or why it has none), its provenance, timings and cache use."""
-
-    name: str
-    ok: bool
-    error: str = ""
-    hint: str = ""
-    info: dict[str, Any] = field(default_factory=dict)
-    n: int = 0
-    tacc: float | None = None
-    auc: float | None = None
-    hm: float | None = None
-    ties: int = 0
-    tacc_ci: Interval | None = None
-    auc_ci: Interval | None = None
-    hm_ci: Interval | None = None
-    per_rule: dict[str, RuleResult] = field(default_factory=dict)
-    timings: dict[str, float] = field(default_factory=dict)
-    cache: dict[str, Any] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
-    bad_rows: dict[str, int] = field(default_factory=dict)
-    sim_pos: np.ndarray | None = None  # per usable triple, in triple order
-    sim_neg: np.ndarray | None = None
-    rows: np.ndarray | None = None  # the file row of each scored triple
-
-    def to_dict(self, scores: bool = False) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "name": self.name, "ok": self.ok, "error": self.error or None, "hint": self.hint or None,
-            "info": self.info, "n": self.n, "tacc": _r(self.tacc), "auc": _r(self.auc), "hm": _r(self.hm),
-            "ties": self.ties, "tacc_ci": _ri(self.tacc_ci), "auc_ci": _ri(self.auc_ci), "hm_ci": _ri(self.hm_ci),
-            "per_rule": {r: v.to_dict() for r, v in self.per_rule.items()},
-            "timings": {k: round(v, 3) for k, v in self.timings.items()},
-            "cache": self.cache, "warnings": self.warnings, "bad_rows": self.bad_rows,
-        }  # fmt: skip
-        if scores and self.sim_pos is not None and self.sim_neg is not None and self.rows is not None:
-            out["scores"] = {
-                "row": self.rows.tolist(),
-                "sim_pos": [round(float(x), 6) for x in self.sim_pos],
-                "sim_neg": [round(float(x), 6) for x in self.sim_neg],
-            }
-        return out
-
-
-@dataclass
-class EvalResult:
-    """Every model's result on one triple set, with the dataset summary and provenance."""
-
-    models: list[ModelResult]
-    dataset: dict[str, Any]
-    params: dict[str, Any]
-    provenance: dict[str, Any]
-
-    def get(self, name: str) -> ModelResult:
-        for m in self.models:
-            if m.name == name:
-                return m
-        raise KeyError(name)
-
-    @property
-    def rules(self) -> list[str]:
-        """The rules present, in ``RULES`` order, then others."""
-        return list(self.dataset.get("rules", {}))
-
-    def to_dict(self, scores: bool = False) -> dict[str, Any]:
-        """JSON-ready: ``scores=True`` adds the per-triple similarities of every model."""
-        return {
-            "format": "smithtui-eval/1",
-            "params": self.params,
-            "dataset": self.dataset,
-            "models": [m.to_dict(scores) for m in self.models],
-            "provenance": self.provenance,
-        }
-
-    def table_rows(self) -> list[dict[str, Any]]:
-        """One flat row per model: the columns of the terminal and CSV tables."""
-        return table_rows(self.to_dict())
 
 
 def _as_triple_set(triples: TripleSet | Iterable[Triple] | Iterable[Mapping[str, Any]]) -> TripleSet:
@@ -166,82 +59,6 @@ def _as_triple_set(triples: TripleSet | Iterable[Triple] | Iterable[Mapping[str,
     raise InputError(
         "triples must be Triple objects or dict records", hint="read a file with core.evaluate.triples.read_triples"
     )
-
-
-ENCODE_MODES: Mapping[str, str] = {
-    "symmetric": "encode: sentence, paraphrase and foil alike (no query/document prompts)",
-    "query-document": "encode_query for the sentence, encode_document for paraphrase and foil (ST TripletEvaluator)",
-}
-"""How texts are embedded; named (registry) models always use ``symmetric``."""
-
-
-def model_name(model: Any) -> str:
-    """A display name for a registry name or a model object (its folder or hub id when it has one).
-
-    >>> model_name(" bow "), model_name(type("Enc", (), {"encode": None})())
-    ('bow', 'Enc')
-    """
-    if isinstance(model, str):
-        return model.strip()
-    card = getattr(model, "model_card_data", None)
-    for value in (getattr(model, "name", None), getattr(card, "model_id", None), getattr(card, "base_model", None)):
-        if isinstance(value, str) and value:
-            return value
-    return type(model).__name__
-
-
-def _encode_with(fn: Any, texts: list[str]) -> np.ndarray:
-    import inspect
-
-    try:
-        params = inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        params = {}
-    kwargs = {k: v for k, v in (("convert_to_numpy", True), ("show_progress_bar", False)) if k in params}
-    return np.asarray(fn(texts, **kwargs), dtype=np.float64)
-
-
-def _object_similarities(model: Any, ts: TripleSet, encode: str) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
-    """sim(s, p) and sim(s, f) of a model object, and what it was (class, encode mode)."""
-    if not callable(getattr(model, "encode", None)):
-        raise InputError(f"{type(model).__name__} has no encode method", hint="pass a model name or an encoder")
-    sources = list(dict.fromkeys(t.source for t in ts.triples))
-    others = list(dict.fromkeys(x for t in ts.triples for x in (t.paraphrase, t.foil)))
-    if encode == "query-document" and hasattr(model, "encode_query") and hasattr(model, "encode_document"):
-        qs, ds = _encode_with(model.encode_query, sources), _encode_with(model.encode_document, others)
-        used = "query-document"
-    else:
-        both = _encode_with(model.encode, list(dict.fromkeys(sources + others)))
-        qs, ds = both[: len(sources)], both
-        index = {t: i for i, t in enumerate(dict.fromkeys(sources + others))}
-        others = list(index)
-        used = "symmetric"
-    si = {t: i for i, t in enumerate(sources)}
-    oi = {t: i for i, t in enumerate(others)}
-    a = np.array([si[t.source] for t in ts.triples])
-    matrix = np.vstack([qs, ds])
-    off = len(sources)
-    sp = _cosines(matrix, a, np.array([off + oi[t.paraphrase] for t in ts.triples]))
-    sn = _cosines(matrix, a, np.array([off + oi[t.foil] for t in ts.triples]))
-    info = {"kind": "object", "class": f"{type(model).__module__}.{type(model).__qualname__}", "encode": ENCODE_MODES[used]}
-    return sp, sn, info
-
-
-def _cosines(matrix: Any, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Row-wise cosine of ``matrix[a]`` and ``matrix[b]`` (dense or scipy sparse), float64; zero rows give 0."""
-    if hasattr(matrix, "multiply"):  # scipy sparse, rows already L2-normalised
-        ma, mb = matrix[a], matrix[b]
-        dots = np.asarray(ma.multiply(mb).sum(axis=1), dtype=np.float64).ravel()
-        na = np.sqrt(np.asarray(ma.multiply(ma).sum(axis=1), dtype=np.float64).ravel())
-        nb = np.sqrt(np.asarray(mb.multiply(mb).sum(axis=1), dtype=np.float64).ravel())
-    else:
-        m = np.asarray(matrix, dtype=np.float64)
-        ma, mb = m[a], m[b]
-        dots = np.einsum("ij,ij->i", ma, mb)
-        na, nb = np.linalg.norm(ma, axis=1), np.linalg.norm(mb, axis=1)
-    denom = na * nb
-    out = np.divide(dots, denom, out=np.zeros_like(dots), where=denom > 0)
-    return np.clip(out, -1.0, 1.0)
 
 
 BLIND_PREFIX = "blind:"
@@ -296,8 +113,8 @@ def _dataset_summary(ts: TripleSet, unique: int) -> dict[str, Any]:
         mask = rules == r
         per_rule[r] = {
             "n": int(mask.sum()),
-            "jaccard_div_paraphrase": _r(js_p[mask].mean()),
-            "jaccard_div_foil": _r(js_f[mask].mean()),
+            "jaccard_div_paraphrase": rounded(js_p[mask].mean()),
+            "jaccard_div_foil": rounded(js_f[mask].mean()),
         }
     return {
         "path": ts.path,
@@ -311,8 +128,8 @@ def _dataset_summary(ts: TripleSet, unique: int) -> dict[str, Any]:
         "bad_rows": ts.bad_counts(),
         "bad_row_numbers": {reason: [b.row for b in ts.bad if b.reason == reason][:50] for reason in ts.bad_counts()},
         "rules": per_rule,
-        "jaccard_div_paraphrase": _r(js_p.mean()) if len(js_p) else None,
-        "jaccard_div_foil": _r(js_f.mean()) if len(js_f) else None,
+        "jaccard_div_paraphrase": rounded(js_p.mean()) if len(js_p) else None,
+        "jaccard_div_foil": rounded(js_f.mean()) if len(js_f) else None,
     }
 
 
@@ -346,6 +163,40 @@ def _score_model(
         result.per_rule[r] = rr
 
 
+@dataclass
+class _Run:
+    """One evaluation's fixed inputs: the triples, their distinct texts, per-triple indices and the options."""
+
+    ts: TripleSet
+    objects: Mapping[str, Any]  # the models passed as objects, by display name
+    cache: Any | None
+    settings: Any | None
+    overrides: Mapping[str, Mapping[str, Any]] | None
+    encode: str
+    ties: str
+    n_boot: int
+    level: float
+    seed: int
+    cancel: threading.Event | None
+    unique: list[str] = field(init=False)
+    ia: np.ndarray = field(init=False)  # per triple: the index of its source in ``unique``
+    ip: np.ndarray = field(init=False)  # ... of its paraphrase
+    iff: np.ndarray = field(init=False)  # ... of its foil
+    rules: np.ndarray = field(init=False)
+    row_numbers: np.ndarray = field(init=False)
+    packages: set[str] = field(default_factory=set)  # the packages of the registry models run (for provenance)
+
+    def __post_init__(self) -> None:
+        triples = self.ts.triples
+        self.unique = self.ts.unique_texts()
+        index = {t: i for i, t in enumerate(self.unique)}
+        self.ia = np.array([index[t.source] for t in triples])
+        self.ip = np.array([index[t.paraphrase] for t in triples])
+        self.iff = np.array([index[t.foil] for t in triples])
+        self.rules = np.array([t.rule for t in triples], dtype=object)
+        self.row_numbers = np.array([t.row for t in triples])
+
+
 def evaluate_triples(
     triples: TripleSet | Iterable[Triple] | Iterable[Mapping[str, Any]],
     embedder_names: Sequence[str | Any] | None = None,
@@ -375,13 +226,42 @@ def evaluate_triples(
     between chunks and raises :class:`~core.errors.CancelledError`; ``status`` gets a short line
     as each model starts (``"minilm: embedding 320 texts"``). ``n_boot=0`` skips the bootstrap. Per-model failures are values (``ModelResult.ok is False``), never raised.
     """
-    from core.embed.registry import get_embedder, resolve, usable_embedders
+    started = time.perf_counter()
+    ts, names, objects = _checked_inputs(triples, embedder_names, settings, ties=ties, n_boot=n_boot, encode=encode)
+    run = _Run(ts, objects, cache, settings, overrides, encode, ties, n_boot, level, seed, cancel)
+    n_texts = len(run.unique)
+    total = n_texts * len(names)
+    models: list[ModelResult] = []
+    for k, name in enumerate(names):
+        check_cancel(cancel)
+        base = k * n_texts
+        if status is not None:
+            status(f"{name}: embedding {n_texts} texts ({k + 1}/{len(names)} models)")
+
+        def sub(done: int, _total: int, base: int = base) -> None:
+            report(progress, base + done, total)
+
+        models.append(_evaluate_model(run, name, sub))
+        report(progress, (k + 1) * n_texts, total)
+    return _assemble(run, names, models, started)
+
+
+def _checked_inputs(
+    triples: TripleSet | Iterable[Triple] | Iterable[Mapping[str, Any]],
+    embedder_names: Sequence[str | Any] | None,
+    settings: Any | None,
+    *,
+    ties: str,
+    n_boot: int,
+    encode: str,
+) -> tuple[TripleSet, list[str], dict[str, Any]]:
+    """The triple set, the model names to run and the models passed as objects; bad input raises InputError."""
+    from core.embed.registry import usable_embedders
 
     if ties not in TIE_POLICIES:
         raise InputError(f"unknown tie policy {ties!r}", hint=f"use one of: {', '.join(TIE_POLICIES)}")
     if n_boot < 0:
         raise InputError(f"n_boot must be >= 0, got {n_boot}", hint="0 skips the bootstrap")
-    started = time.perf_counter()
     ts = _as_triple_set(triples)
     if not ts.triples:
         bad = ", ".join(f"{n} {r}" for r, n in ts.bad_counts().items()) or "no rows"
@@ -395,112 +275,126 @@ def evaluate_triples(
         raise InputError(f"unknown encode mode {encode!r}", hint=f"use one of: {', '.join(ENCODE_MODES)}")
     if not names:
         raise InputError("no embedders to evaluate", hint="name some with --models, e.g. bow,tfidf,minilm")
-    unique = ts.unique_texts()
-    index = {t: i for i, t in enumerate(unique)}
-    ia = np.array([index[t.source] for t in ts.triples])
-    ip = np.array([index[t.paraphrase] for t in ts.triples])
-    iff = np.array([index[t.foil] for t in ts.triples])
-    rules = np.array([t.rule for t in ts.triples], dtype=object)
-    row_numbers = np.array([t.row for t in ts.triples])
-    total = len(unique) * len(names)
-    models: list[ModelResult] = []
-    packages: set[str] = set()
+    return ts, names, objects
 
-    for k, name in enumerate(names):
-        check_cancel(cancel)
-        base = k * len(unique)
-        if status is not None:
-            status(f"{name}: embedding {len(unique)} texts ({k + 1}/{len(names)} models)")
 
-        def sub(done: int, _total: int, base: int = base) -> None:
-            report(progress, base + done, total)
+def _evaluate_model(run: _Run, name: str, sub: ProgressCallback) -> ModelResult:
+    """One model's similarities and scores; a failure is recorded in the result, never raised (a cancel is)."""
+    result = ModelResult(name=name, ok=False)
+    t0 = time.perf_counter()
+    try:
+        sp, sn = _similarities(run, name, result, sub)
+        _score_finite(run, result, sp, sn)
+        result.ok = True
+    except CancelledError:
+        raise
+    except SmithError as exc:
+        result.error, result.hint = exc.message, exc.hint
+    except Exception as exc:  # a backend failing to load or embed must not stop the other models
+        log.debug("embedder %s failed", name, exc_info=True)
+        result.error = f"{type(exc).__name__}: {exc}"
+        result.hint = "this model failed to load or embed; the other models were still evaluated"
+    result.timings["total_s"] = time.perf_counter() - t0
+    return result
 
-        result = ModelResult(name=name, ok=False)
-        t0 = time.perf_counter()
-        try:
-            if name in objects:
-                t_enc = time.perf_counter()
-                sp, sn, result.info = _object_similarities(objects[name], ts, encode)
-                result.timings["encode_s"] = time.perf_counter() - t_enc
-                sub(len(unique), len(unique))
-            elif is_blind(name):  # a fluency scorer that never reads the source
-                sp, sn = _blind_scores(result, name, unique, ip, iff)
-                sub(len(unique), len(unique))
-            else:
-                spec = resolve(name, settings)
-                model_over = dict((overrides or {}).get(name, {}) or (overrides or {}).get(spec.name, {}))
-                if spec.kind == "lexical":
-                    emb: Any = get_embedder(name, settings=settings, overrides=model_over, load=False, shared=False)
-                    emb.fit(unique)
-                    t_enc = time.perf_counter()
-                    matrix: Any = emb.encode_sparse(unique)
-                    result.timings["encode_s"] = time.perf_counter() - t_enc
-                    result.timings["load_s"] = 0.0
-                    result.cache = {"unique": len(unique), "hits": 0, "embedded": len(unique), "cached": False}
-                    sub(len(unique), len(unique))
-                else:
-                    emb = get_embedder(name, settings=settings, overrides=model_over, load=False)
-                    if cache is None:
-                        from core.embed.cache import EmbeddingCache
 
-                        runner = EmbeddingCache("/nonexistent", enabled=False)
-                    else:
-                        runner = cache
-                    warn_before = len(runner.warnings)
-                    matrix = runner.encode(emb, unique, progress=sub, cancel=cancel)
-                    stats = dict(runner.stats)
-                    result.warnings.extend(runner.warnings[warn_before:])
-                    result.timings["load_s"] = float(stats.get("load_seconds", 0.0))
-                    result.timings["encode_s"] = float(stats.get("seconds", 0.0))
-                    result.cache = {
-                        "unique": int(stats.get("unique", 0)), "hits": int(stats.get("hits", 0)),
-                        "embedded": int(stats.get("embedded", 0)), "cached": bool(runner.enabled),
-                        "directory": str(runner.directory) if runner.enabled else None,
-                    }  # fmt: skip
-                result.info = {**dict(emb.info), "encode": ENCODE_MODES["symmetric"]}
-                version = str(result.info.get("version", ""))
-                if "==" in version:
-                    packages.add(version.split("==")[0])
-                sp, sn = _cosines(matrix, ia, ip), _cosines(matrix, ia, iff)
-            t_m = time.perf_counter()
-            finite = np.isfinite(sp) & np.isfinite(sn)
-            if not finite.all():
-                result.bad_rows["text could not be embedded (non-finite vector)"] = int((~finite).sum())
-                sp, sn = sp[finite], sn[finite]
-            if sp.size == 0:
-                raise InputError(f"{name}: no triple could be scored", hint="every vector was NaN")
-            _score_model(result, sp, sn, rules[finite], ties=ties, n_boot=n_boot, level=level, seed=seed)
-            result.sim_pos, result.sim_neg, result.rows = sp, sn, row_numbers[finite]
-            result.timings["metrics_s"] = time.perf_counter() - t_m
-            result.ok = True
-        except CancelledError:
-            raise
-        except SmithError as exc:
-            result.error, result.hint = exc.message, exc.hint
-        except Exception as exc:  # a backend failing to load or embed must not stop the other models
-            log.debug("embedder %s failed", name, exc_info=True)
-            result.error = f"{type(exc).__name__}: {exc}"
-            result.hint = "this model failed to load or embed; the other models were still evaluated"
-        result.timings["total_s"] = time.perf_counter() - t0
-        models.append(result)
-        report(progress, (k + 1) * len(unique), total)
+def _similarities(run: _Run, name: str, result: ModelResult, sub: ProgressCallback) -> tuple[np.ndarray, np.ndarray]:
+    """``sim(s, p)`` and ``sim(s, f)`` per triple of a model object, a blind baseline or a registry model."""
+    n_texts = len(run.unique)
+    if name in run.objects:
+        t_enc = time.perf_counter()
+        sp, sn, result.info = object_similarities(run.objects[name], run.ts, run.encode)
+        result.timings["encode_s"] = time.perf_counter() - t_enc
+    elif is_blind(name):  # a fluency scorer that never reads the source
+        sp, sn = _blind_scores(result, name, run.unique, run.ip, run.iff)
+    else:
+        return _registry_similarities(run, name, result, sub)
+    sub(n_texts, n_texts)
+    return sp, sn
 
+
+def _registry_similarities(
+    run: _Run, name: str, result: ModelResult, sub: ProgressCallback
+) -> tuple[np.ndarray, np.ndarray]:
+    """A registry model's cosines: a lexical one fitted on the distinct texts, any other through the cache."""
+    from core.embed.registry import get_embedder, resolve
+
+    unique = run.unique
+    spec = resolve(name, run.settings)
+    model_over = dict((run.overrides or {}).get(name, {}) or (run.overrides or {}).get(spec.name, {}))
+    if spec.kind == "lexical":
+        emb: Any = get_embedder(name, settings=run.settings, overrides=model_over, load=False, shared=False)
+        emb.fit(unique)
+        t_enc = time.perf_counter()
+        matrix: Any = emb.encode_sparse(unique)
+        result.timings["encode_s"] = time.perf_counter() - t_enc
+        result.timings["load_s"] = 0.0
+        result.cache = {"unique": len(unique), "hits": 0, "embedded": len(unique), "cached": False}
+        sub(len(unique), len(unique))
+    else:
+        emb = get_embedder(name, settings=run.settings, overrides=model_over, load=False)
+        matrix = _cached_encode(run, emb, result, sub)
+    result.info = {**dict(emb.info), "encode": ENCODE_MODES["symmetric"]}
+    version = str(result.info.get("version", ""))
+    if "==" in version:
+        run.packages.add(version.split("==")[0])
+    return cosines(matrix, run.ia, run.ip), cosines(matrix, run.ia, run.iff)
+
+
+def _cached_encode(run: _Run, emb: Any, result: ModelResult, sub: ProgressCallback) -> np.ndarray:
+    """Every distinct text embedded through the run's cache (or a disabled one); timings and cache use recorded."""
+    if run.cache is None:
+        from core.embed.cache import EmbeddingCache
+
+        runner = EmbeddingCache("/nonexistent", enabled=False)
+    else:
+        runner = run.cache
+    warn_before = len(runner.warnings)
+    matrix = runner.encode(emb, run.unique, progress=sub, cancel=run.cancel)
+    stats = dict(runner.stats)
+    result.warnings.extend(runner.warnings[warn_before:])
+    result.timings["load_s"] = float(stats.get("load_seconds", 0.0))
+    result.timings["encode_s"] = float(stats.get("seconds", 0.0))
+    result.cache = {
+        "unique": int(stats.get("unique", 0)), "hits": int(stats.get("hits", 0)),
+        "embedded": int(stats.get("embedded", 0)), "cached": bool(runner.enabled),
+        "directory": str(runner.directory) if runner.enabled else None,
+    }  # fmt: skip
+    return matrix
+
+
+def _score_finite(run: _Run, result: ModelResult, sp: np.ndarray, sn: np.ndarray) -> None:
+    """Score the triples whose similarities are finite; the others are counted in ``bad_rows``."""
+    t_m = time.perf_counter()
+    finite = np.isfinite(sp) & np.isfinite(sn)
+    if not finite.all():
+        result.bad_rows["text could not be embedded (non-finite vector)"] = int((~finite).sum())
+        sp, sn = sp[finite], sn[finite]
+    if sp.size == 0:
+        raise InputError(f"{result.name}: no triple could be scored", hint="every vector was NaN")
+    _score_model(result, sp, sn, run.rules[finite], ties=run.ties, n_boot=run.n_boot, level=run.level, seed=run.seed)
+    result.sim_pos, result.sim_neg, result.rows = sp, sn, run.row_numbers[finite]
+    result.timings["metrics_s"] = time.perf_counter() - t_m
+
+
+def _assemble(run: _Run, names: list[str], models: list[ModelResult], started: float) -> EvalResult:
+    """The run's result: every model's, the dataset summary, the parameters and the provenance."""
     from core import __version__
     from core.provenance import environment, timestamp
 
     extra = (
-        "onnxruntime", "tokenizers", "model2vec", "huggingface-hub", *sorted(packages),
+        "onnxruntime", "tokenizers", "model2vec", "huggingface-hub", *sorted(run.packages),
     )  # fmt: skip
     return EvalResult(
         models=models,
-        dataset=_dataset_summary(ts, len(unique)),
+        dataset=_dataset_summary(run.ts, len(run.unique)),
         params={
-            "seed": seed,
-            "ties": ties,
-            "n_boot": n_boot,
-            "ci_level": level,
+            "seed": run.seed,
+            "ties": run.ties,
+            "n_boot": run.n_boot,
+            "ci_level": run.level,
             "models": names,
-            "overrides": {k: dict(v) for k, v in (overrides or {}).items()},
+            "overrides": {k: dict(v) for k, v in (run.overrides or {}).items()},
         },
         provenance={
             "smithtui": __version__,

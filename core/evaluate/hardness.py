@@ -105,7 +105,7 @@ def _by_rule(triples: Sequence[Triple]) -> dict[str, list[Triple]]:
 
 
 def _model_scores(result: Any) -> dict[str, dict[str, Any]]:
-    """Overall and per-rule TACC/AUC/HM of each model of an :class:`~core.evaluate.evaluation.EvalResult`."""
+    """Overall and per-rule TACC/AUC/HM of each model of an :class:`~core.evaluate.results.EvalResult`."""
     out: dict[str, dict[str, Any]] = {}
     for model in result.models:
         if not model.ok:

@@ -70,7 +70,7 @@ def roc_curves(result: Any, path: str | Path, *, title: str = "") -> Path:
 
 
 def plot_eval(result: Any, folder: str | Path, label: str = "eval") -> list[Path]:
-    """Every figure of one :class:`~core.evaluate.evaluation.EvalResult` into ``folder``; returns the PNG paths."""
+    """Every figure of one :class:`~core.evaluate.results.EvalResult` into ``folder``; returns the PNG paths."""
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     stem = re.sub(r"[^\w.\-]+", "_", label) or "eval"

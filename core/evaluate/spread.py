@@ -21,7 +21,8 @@ from typing import Any
 
 from core.config import Settings, apply_overrides
 from core.engines import EngineSpec, run_tasks
-from core.evaluate.evaluation import EvalResult, ModelResult, _as_triple_set, _dataset_summary, evaluate_triples
+from core.evaluate.evaluation import _as_triple_set, _dataset_summary, evaluate_triples
+from core.evaluate.results import EvalResult, ModelResult
 from core.progress import ProgressCallback, report
 
 

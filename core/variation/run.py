@@ -316,27 +316,7 @@ def run_variation(
 
     out = Path(out_dir) if out_dir is not None else None
     errors: list[dict[str, str]] = []
-    inputs: list[Book] = list(books or [])
-    if books is None:
-        for path in book_paths:
-            check_cancel(cancel)
-            name = Path(path).name
-            emit("read", name, 0, 1, message=f"splitting {name} into sentences")
-            try:
-                inputs.append(
-                    read_book(
-                        path,
-                        splitter=config.splitter,
-                        max_sentences=config.max_sentences,
-                        progress=lambda d, t, name=name: emit("read", name, d, t),
-                        cancel=cancel,
-                    )
-                )
-            except CancelledError:
-                raise
-            except SmithError as exc:
-                errors.append({"book": str(path), "error": exc.message, "hint": exc.hint})
-                emit("read", name, 1, 1, message=f"skipped: {exc}")
+    inputs = list(books) if books is not None else _read_books(book_paths, config, emit, cancel, errors)
     if not inputs:
         detail = "; ".join(f"{e['book']}: {e['error']}" for e in errors) or "no books given"
         raise InputError(f"no usable book ({detail})", hint=errors[0]["hint"] if errors and errors[0]["hint"] else "")
@@ -344,25 +324,7 @@ def run_variation(
     taken: set[str] = set()
     models_info: dict[str, dict[str, object]] = {}
     for book in inputs:
-        texts = book.texts
-        embeddings: dict[str, np.ndarray] = {}
-        t_embed: dict[str, float] = {}
-        for model in config.models:
-            check_cancel(cancel)
-            emit("embed", book.name, 0, len(texts), model, f"embedding {len(texts)} sentences with {model}")
-            t0 = time.perf_counter()
-            E = source.encode(
-                model, texts, progress=lambda d, t, m=model, b=book.name: emit("embed", b, d, t, m), cancel=cancel
-            )
-            t_embed[model] = time.perf_counter() - t0
-            if not is_sparse(E):
-                E = np.asarray(E)
-            if len(E.shape) != 2 or E.shape[0] != len(texts):
-                raise InputError(f"model {model} returned shape {E.shape} for {len(texts)} sentences")
-            embeddings[model] = E
-            if model not in models_info:
-                models_info[model] = source.info(model)
-            emit("embed", book.name, len(texts), len(texts), model)
+        embeddings, t_embed = _embed_book(book, config, source, emit, cancel, models_info)
         emit("analyse", book.name, 0, 1, message="model agreement (blocked)")
         result = analyse_book(
             book, embeddings, config, progress=lambda d, t, b=book.name: emit("analyse", b, d, t), cancel=cancel
@@ -380,6 +342,68 @@ def run_variation(
         write_run(run)
     emit("done", "", 1, 1, message=f"{len(results)} book(s) analysed")
     return run
+
+
+def _read_books(
+    book_paths: Sequence[str | Path],
+    config: VariationConfig,
+    emit: Callable[..., None],
+    cancel: threading.Event | None,
+    errors: list[dict[str, str]],
+) -> list[Book]:
+    """Every readable book, split into sentences; a book that cannot be read is appended to ``errors``."""
+    inputs: list[Book] = []
+    for path in book_paths:
+        check_cancel(cancel)
+        name = Path(path).name
+        emit("read", name, 0, 1, message=f"splitting {name} into sentences")
+        try:
+            inputs.append(
+                read_book(
+                    path,
+                    splitter=config.splitter,
+                    max_sentences=config.max_sentences,
+                    progress=lambda d, t, name=name: emit("read", name, d, t),
+                    cancel=cancel,
+                )
+            )
+        except CancelledError:
+            raise
+        except SmithError as exc:
+            errors.append({"book": str(path), "error": exc.message, "hint": exc.hint})
+            emit("read", name, 1, 1, message=f"skipped: {exc}")
+    return inputs
+
+
+def _embed_book(
+    book: Book,
+    config: VariationConfig,
+    source: EmbeddingSource,
+    emit: Callable[..., None],
+    cancel: threading.Event | None,
+    models_info: dict[str, dict[str, object]],
+) -> tuple[dict[str, np.ndarray], dict[str, float]]:
+    """The book's sentences embedded by every model, and the seconds each took; ``models_info`` is filled in."""
+    texts = book.texts
+    embeddings: dict[str, np.ndarray] = {}
+    t_embed: dict[str, float] = {}
+    for model in config.models:
+        check_cancel(cancel)
+        emit("embed", book.name, 0, len(texts), model, f"embedding {len(texts)} sentences with {model}")
+        t0 = time.perf_counter()
+        E = source.encode(
+            model, texts, progress=lambda d, t, m=model, b=book.name: emit("embed", b, d, t, m), cancel=cancel
+        )
+        t_embed[model] = time.perf_counter() - t0
+        if not is_sparse(E):
+            E = np.asarray(E)
+        if len(E.shape) != 2 or E.shape[0] != len(texts):
+            raise InputError(f"model {model} returned shape {E.shape} for {len(texts)} sentences")
+        embeddings[model] = E
+        if model not in models_info:
+            models_info[model] = source.info(model)
+        emit("embed", book.name, len(texts), len(texts), model)
+    return embeddings, t_embed
 
 
 def write_run(run: VariationRun) -> None:

@@ -28,6 +28,8 @@ SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 NAME_ENTITIES = frozenset(
     {"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE"}
 )
+# Quantity words that act like determiners (PN's "no" placement, RS's slot check).
+DET_LIKE = frozenset({"many", "much", "more", "most", "few", "several", "some", "any", "enough", "other", "such"})
 _CLAUSE_PUNCT = frozenset({",", ";", ":"})
 _CLOSING_PUNCT = frozenset({",", ";", ":", ".", "!", "?", ")", "]", "..."})
 

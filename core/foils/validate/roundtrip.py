@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import penman
 
 from core.errors import ConfigError, SmithError
-from core.foils.amr.graph import graph_diff
+from core.foils.amr.diff import graph_diff
 from core.foils.validate import match as gm
 from core.progress import ProgressCallback, check_cancel, report
 from core.protocols import Parser

@@ -1,0 +1,68 @@
+"""The US operation: deletes the node's words with their determiners, dangling prepositions and commas.
+One entry: :func:`drop`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from core.foils.realize.details import detail
+from core.foils.realize.work import SUBJECT_DEPS, Unrealizable, Work
+from core.types import Edit
+
+_SUBJECTLESS_OK = frozenset({"csubj", "csubjpass"})
+
+
+def drop(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
+    sent = work.sent
+    var = detail(edit, "node")
+    toks = sent.node_tokens(var, concepts)
+    head = sent.node_head(var, concepts, edit.details.get("parent"))
+    if head.head == head.i or head.dep == "ROOT":
+        raise Unrealizable(f"'{head.text}' is the main word of the sentence; dropping it leaves no sentence")
+    if head.dep in SUBJECT_DEPS and head.dep not in _SUBJECTLESS_OK:
+        raise Unrealizable(
+            f"dropping the subject '{sent.phrase_text(sent.subtree(head.i))}' would leave "
+            f"'{sent.head(head).text}' without one"
+        )
+    dropped = set(edit.details.get("subtree") or (var,))  # a whole phrase drops all its nodes' words
+    others = {i for i, owners in sent.owner.items() if owners - dropped}
+    doomed = {t.i for t in toks}
+    for other in dropped - {var}:
+        doomed |= {i for i in sent.alignment.get(other, ()) if 0 <= i < len(sent.tokens)}
+    stack = sorted(doomed)
+    while stack:
+        i = stack.pop()
+        for c in sent.children[i]:
+            if c in others or c in doomed:
+                continue
+            doomed.add(c)
+            stack.append(c)
+    # a preposition (chain) left without its object goes too: "delivered (by postmen)"
+    cur = head
+    while cur.dep in ("pobj", "pcomp") and (sent.head(cur).pos == "ADP" or sent.head(cur).dep in ("prep", "agent")):
+        prep = sent.head(cur)
+        if set(sent.children[prep.i]) - doomed:
+            break
+        doomed.add(prep.i)
+        cur = prep
+    # a coordinator left without one of its conjuncts
+    if head.dep == "conj":
+        siblings = [k for k in sent.kids(head.head, "conj") if k.i not in doomed]
+        if not siblings:
+            for cc in sent.kids(head.head, "cc", "punct"):
+                if cc.i < head.i and (cc.dep == "cc" or cc.text == ","):
+                    doomed.add(cc.i)
+    for cc in sent.kids(head.i, "cc"):
+        doomed.add(cc.i)
+    for i in sorted(doomed):  # a hyphen glued to a deleted word: "non-Israeli" minus "non"
+        for j, glued in ((i + 1, sent.tok(i).whitespace == ""), (i - 1, i > 0 and sent.tok(i - 1).whitespace == "")):
+            if glued and 0 <= j < len(sent.tokens) and sent.tok(j).text in ("-", "–") and j not in doomed:
+                doomed.add(j)
+    for i in sorted(doomed):
+        work.delete(i)
+    if head.dep == "poss":  # "her name" -> "the name"
+        noun = sent.head(head)
+        if not [d for d in sent.kids(noun.i, "det") if d.i not in doomed]:
+            left = min(i for i in sent.subtree(noun.i) if i not in doomed)
+            work.insert_before(left, ["the"])

@@ -1,0 +1,43 @@
+"""The AR and HS operation: substitutes the new lemma inflected like the old word (``won`` → ``lost``).
+One entry: :func:`substitute`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from core.foils.realize import morph
+from core.foils.realize.details import detail
+from core.foils.realize.work import NAME_ENTITIES, Unrealizable, Work
+from core.types import Edit
+
+
+def substitute(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
+    sent = work.sent
+    var = detail(edit, "node")
+    lemma = str(edit.details.get("new_lemma") or "").strip()
+    if not lemma:
+        lemma = _lemma_of_concept(str(detail(edit, "new_concept")))
+    lemma = " ".join(lemma.replace("_", " ").split())
+    if not lemma:
+        raise Unrealizable("the substitution has an empty new lemma")
+    toks = sent.node_tokens(var, concepts)
+    head = sent.node_head(var, concepts)
+    if head.ent_type in NAME_ENTITIES or (head.pos == "PROPN" and not head.text.isupper()):
+        name = sent.phrase_text(t.i for t in toks)
+        raise Unrealizable(f"'{head.text}' is part of a name ('{name}'): a name keeps its words")
+    old_lemma = str(edit.details.get("old_lemma") or "").lower()
+    if head.text.lower() in (old_lemma, head.lemma.lower()) and head.tag in ("JJS", "RBS", "JJR", "RBR"):
+        form = morph.match_case(lemma, head.text)  # "most" -> "least", not "most least"
+    else:
+        form = morph.match_case(morph.inflect(lemma, head.tag), head.text)  # "Mad for Madonna" -> "Sane for ..."
+    work.replace(head.i, form)
+    for tok in toks:
+        if tok.i != head.i:
+            work.delete(tok.i)
+
+
+def _lemma_of_concept(concept: str) -> str:
+    """``lose-02`` → ``lose``; ``ice-cream`` stays (no sense suffix)."""
+    stem, _, sense = concept.rpartition("-")
+    return stem if stem and sense.isdigit() else concept
