@@ -69,7 +69,8 @@ def all_foils(foils, rule: str) -> list[str]:
 
 
 def test_defaults_leave_the_released_behaviours_opt_in():
-    assert {"PN:any-node", "RS:agent-patient-any", "RS:two-leaf", "US:leaf", "AR:indirect", "HS:abstract", "HS:verb"} == OPT_IN
+    opt_in = {"PN:any-node", "RS:agent-patient-any", "RS:two-leaf", "US:object", "US:leaf", "AR:indirect"}
+    assert opt_in | {"HS:abstract", "HS:verb"} == OPT_IN
     assert DEFAULT_VARIANTS["HS"] == ("hypernym",) and RELEASED_VARIANTS["HS"] == ("hypernym", "abstract", "verb")
     assert "any-node" not in DEFAULT_VARIANTS["PN"] and "two-leaf" not in DEFAULT_VARIANTS["RS"]
     assert parse_variants(["PN:any-node"])["PN"] == ("any-node",)
@@ -117,6 +118,16 @@ def test_pn_makes_no_double_negation_no_negated_time_clause_and_no_negated_quest
     left = got[("We left before the guests arrived.", "PN")]
     assert left and not [text for variant, text in left if variant != "main-predicate"]  # "before ... did not arrive"
     assert got[("Did you remember the milk?", "PN")] == []  # "Did you not remember the milk?" asks the same
+
+
+def test_us_drops_a_direct_object_only_as_the_opt_in_object_variant(foils):
+    tea = dict(foils)[("She drinks tea every morning.", "US")]
+    assert "She drinks every morning." not in [text for _, text in tea]
+    parser, realizer = DependencyParser(), AlignedRealizer()
+    [parsed] = parser.parse(["She drinks tea every morning."])
+    opted = enumerate_edits(parsed, ("US",), {"US": ("object",)})["US"]
+    assert [realizer.realize(e).text for e in opted] == ["She drinks every morning."]
+    assert {e.variant for e in opted} == {"object"}
 
 
 def test_rs_never_swaps_a_predicate_nominal_with_its_subject(foils):

@@ -12,7 +12,7 @@ from core.errors import ConfigError
 
 PN_VARIANTS: tuple[str, ...] = ("main-predicate", "clause-predicate", "determiner", "any-node")
 RS_VARIANTS: tuple[str, ...] = ("agent-patient", "recipient", "comparison", "clauses", "agent-patient-any", "two-leaf")
-US_VARIANTS: tuple[str, ...] = ("modifier", "adjunct", "optional-argument", "leaf")
+US_VARIANTS: tuple[str, ...] = ("modifier", "adjunct", "optional-argument", "object", "leaf")
 VARIANTS: Mapping[str, tuple[str, ...]] = {
     "PN": (*PN_VARIANTS, "unnegate"),
     "RS": RS_VARIANTS,
@@ -21,7 +21,16 @@ VARIANTS: Mapping[str, tuple[str, ...]] = {
     "HS": ("hypernym", "abstract", "verb"),
 }
 OPT_IN: frozenset[str] = frozenset(
-    {"PN:any-node", "RS:agent-patient-any", "RS:two-leaf", "US:leaf", "AR:indirect", "HS:abstract", "HS:verb"}
+    {
+        "PN:any-node",
+        "RS:agent-patient-any",
+        "RS:two-leaf",
+        "US:object",
+        "US:leaf",
+        "AR:indirect",
+        "HS:abstract",
+        "HS:verb",
+    }
 )
 """The released code's behaviours: labelled variants a user asks for by name (``--variants PN:any-node``);
 they are not part of the defaults because most of what they produce is not a usable foil (docs/foil-rules.md)."""
