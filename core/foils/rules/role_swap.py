@@ -262,106 +262,138 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
     idx = index_for(parsed)
     edits: list[Edit] = []
     swapped: set[frozenset[Triple]] = set()  # edge pairs already swapped (argument swaps win over two-leaf)
-
-    def add(edit: Edit | None) -> None:
-        if edit is not None:
-            e, a, b = edit.nodes
-            ra, rb = edit.details["roles"]
-            swapped.add(frozenset(((e, ra, a), (e, rb, b))))
-            edits.append(edit)
-
     for event in idx.order:
         outs = idx.out.get(event, ())
         args = {role: [t for r, t in outs if r == role] for role in (":ARG0", ":ARG1", ":ARG2", *_COMPARED)}
-        if "agent-patient" in variants or "agent-patient-any" in variants:
-            for a in args[":ARG0"]:
-                for b in args[":ARG1"]:
-                    if _can_trade(parsed, idx, a, b):
-                        add(_pair_edit(parsed, idx, event, a, b, ":ARG0", ":ARG1", "agent-patient"))
-                    elif "agent-patient-any" in variants:  # the paper's swap whatever the arguments
-                        add(_pair_edit(parsed, idx, event, a, b, ":ARG0", ":ARG1", "agent-patient-any"))
-        if "recipient" in variants and args[":ARG2"]:
-            for ra in (":ARG0", ":ARG1"):
-                for a in args[ra]:
-                    for b in args[":ARG2"]:
-                        if _can_trade(parsed, idx, a, b) and not (
-                            _predicate(parsed, idx, a) or _predicate(parsed, idx, b) or _predicative(parsed, b)
-                        ):
-                            add(_pair_edit(parsed, idx, event, a, b, ra, ":ARG2", "recipient"))
-        if "recipient" in variants:
-            for a in [t for r, t in outs if r == ":source"]:
-                for b in [t for r, t in outs if r == ":destination"]:
-                    if _nominal(parsed, a) and _nominal(parsed, b):  # "from Paris to London" -> "from London to Paris"
-                        add(_pair_edit(parsed, idx, event, a, b, ":source", ":destination", "recipient"))
+        pairs = _argument_swaps(parsed, idx, event, args, variants)
+        edits += pairs
         if "clauses" in variants and _predicate(parsed, idx, event):
-            for r, t in outs:
-                link = None
-                if r == ":time" and idx.concepts.get(t) in _TEMPORAL_CONNECTIVES:
-                    ops = [x for rr, x in idx.out.get(t, ()) if rr == ":op1"]
-                    link, t = (t, ops[0]) if len(ops) == 1 and len(idx.out.get(t, ())) == 1 else (None, t)
-                if not _predicate(parsed, idx, t):
-                    continue
-                tensed = (
-                    r in _TENSED_CLAUSE_ROLES and _subordinator_fits(parsed, t, r) and _same_tense(parsed, event, t)
-                )
-                if r in _CLAUSE_ROLES or tensed:
-                    edit = _clause_swap(parsed, idx, event, t, r, link)
-                    if edit is not None:
-                        edits.append(edit)
+            edits += _clause_swaps(parsed, idx, event)
         if "comparison" in variants:
-            for rb in _COMPARED:
-                for a in args[":ARG1"] or args[":ARG0"]:
-                    ra = ":ARG1" if args[":ARG1"] else ":ARG0"
-                    for b in args[rb]:
-                        add(_pair_edit(parsed, idx, event, a, b, ra, rb, "comparison"))
+            compared = _comparison_swaps(parsed, idx, event, args)
+            edits += compared
+            pairs += compared
+        swapped |= {_swapped_edges(edit) for edit in pairs}
     if "two-leaf" in variants:
-        # A name leaf stands for its whole named entity: the entity node (with its type) moves, so
-        # "born in Paris (city)" and "lives in France (country)" swap as city and country.
-        leaves = []
-        for v in idx.order:
-            if v == parsed.graph.top or not idx.is_leaf(v) or len(idx.into.get(v, ())) != 1:
+        edits += _two_leaf_swaps(parsed, idx, swapped)
+    return edits
+
+
+def _swapped_edges(edit: Edit) -> frozenset[Triple]:
+    e, a, b = edit.nodes
+    ra, rb = edit.details["roles"]
+    return frozenset(((e, ra, a), (e, rb, b)))
+
+
+def _argument_swaps(
+    parsed: ParsedSentence, idx: GraphIndex, event: str, args: dict[str, list[str]], variants: Sequence[str]
+) -> list[Edit]:
+    """``agent-patient`` (and the opt-in ``agent-patient-any``) and ``recipient`` swaps of one event's arguments."""
+    found: list[Edit | None] = []
+    if "agent-patient" in variants or "agent-patient-any" in variants:
+        for a in args[":ARG0"]:
+            for b in args[":ARG1"]:
+                if _can_trade(parsed, idx, a, b):
+                    found.append(_pair_edit(parsed, idx, event, a, b, ":ARG0", ":ARG1", "agent-patient"))
+                elif "agent-patient-any" in variants:  # the paper's swap whatever the arguments
+                    found.append(_pair_edit(parsed, idx, event, a, b, ":ARG0", ":ARG1", "agent-patient-any"))
+    if "recipient" in variants and args[":ARG2"]:
+        for ra in (":ARG0", ":ARG1"):
+            for a in args[ra]:
+                for b in args[":ARG2"]:
+                    if _can_trade(parsed, idx, a, b) and not (
+                        _predicate(parsed, idx, a) or _predicate(parsed, idx, b) or _predicative(parsed, b)
+                    ):
+                        found.append(_pair_edit(parsed, idx, event, a, b, ra, ":ARG2", "recipient"))
+    if "recipient" in variants:
+        outs = idx.out.get(event, ())
+        for a in [t for r, t in outs if r == ":source"]:
+            for b in [t for r, t in outs if r == ":destination"]:
+                if _nominal(parsed, a) and _nominal(parsed, b):  # "from Paris to London" -> "from London to Paris"
+                    found.append(_pair_edit(parsed, idx, event, a, b, ":source", ":destination", "recipient"))
+    return [edit for edit in found if edit is not None]
+
+
+def _clause_swaps(parsed: ParsedSentence, idx: GraphIndex, event: str) -> list[Edit]:
+    """``clauses`` swaps of an event with its concessive clause, or its condition or time clause in one tense."""
+    edits = []
+    for r, t in idx.out.get(event, ()):
+        link = None
+        if r == ":time" and idx.concepts.get(t) in _TEMPORAL_CONNECTIVES:
+            ops = [x for rr, x in idx.out.get(t, ()) if rr == ":op1"]
+            link, t = (t, ops[0]) if len(ops) == 1 and len(idx.out.get(t, ())) == 1 else (None, t)
+        if not _predicate(parsed, idx, t):
+            continue
+        tensed = r in _TENSED_CLAUSE_ROLES and _subordinator_fits(parsed, t, r) and _same_tense(parsed, event, t)
+        if r in _CLAUSE_ROLES or tensed:
+            edit = _clause_swap(parsed, idx, event, t, r, link)
+            if edit is not None:
+                edits.append(edit)
+    return edits
+
+
+def _comparison_swaps(parsed: ParsedSentence, idx: GraphIndex, event: str, args: dict[str, list[str]]) -> list[Edit]:
+    """``comparison`` swaps: the compared thing with what it is compared to ("Tom is taller than his brother")."""
+    found = []
+    for rb in _COMPARED:
+        for a in args[":ARG1"] or args[":ARG0"]:
+            ra = ":ARG1" if args[":ARG1"] else ":ARG0"
+            for b in args[rb]:
+                found.append(_pair_edit(parsed, idx, event, a, b, ra, rb, "comparison"))
+    return [edit for edit in found if edit is not None]
+
+
+def _two_leaf_swaps(parsed: ParsedSentence, idx: GraphIndex, swapped: set[frozenset[Triple]]) -> list[Edit]:
+    """The opt-in ``two-leaf`` swaps (the released code's behaviour): the edges of two leaves anywhere, except
+    pairs an argument swap already made."""
+    # A name leaf stands for its whole named entity: the entity node (with its type) moves, so
+    # "born in Paris (city)" and "lives in France (country)" swap as city and country.
+    edits = []
+    leaves = []
+    for v in idx.order:
+        if v == parsed.graph.top or not idx.is_leaf(v) or len(idx.into.get(v, ())) != 1:
+            continue
+        if idx.is_name(v):
+            v = idx.into[v][0][0]
+            if v == parsed.graph.top or len(idx.into.get(v, ())) != 1:
                 continue
-            if idx.is_name(v):
-                v = idx.into[v][0][0]
-                if v == parsed.graph.top or len(idx.into.get(v, ())) != 1:
-                    continue
-            leaves.append(v)
-        for i, a in enumerate(leaves):
-            (pa, ra) = idx.into[a][0]
-            for b in leaves[i + 1 :]:
-                (pb, rb) = idx.into[b][0]
-                if (pa, ra) == (pb, rb) or idx.named(a) != idx.named(b):
-                    continue  # a name swaps only with a name ("person" named "old" is no foil)
-                if any(idx.concepts.get(p) in CONNECTIVES and OP_ROLE.match(r) for p, r in ((pa, ra), (pb, rb))):
-                    continue  # a list member: reordering "A, B and C" changes nothing, and a phrase moved into
-                    # or out of a list re-parses as a different coordination
-                if idx.named(a):
-                    if idx.label(a) == idx.label(b) or _nested(idx, a, b):
-                        continue  # the same entity twice, or one entity inside the other
-                    if _entity_kind(idx.concepts[a]) != _entity_kind(idx.concepts[b]):
-                        continue  # "Oxon Hill was born in Alston": a place and a person do not trade roles
-                elif _signature(idx, a) == _signature(idx, b):
-                    continue
-                if not (idx.is_leaf(a) and idx.is_leaf(b)) and _nested(idx, a, b):
-                    continue  # a name's head node can sit above the other leaf: swapping would cut the graph
-                pair = ((pa, ra, a), (pb, rb, b))
-                if frozenset(pair) in swapped:
-                    continue
-                edited = _swap(parsed, idx, *pair)
-                if edited is None:
-                    continue
-                edits.append(
-                    Edit(
-                        rule="RS",
-                        variant="two-leaf",
-                        description=(
-                            f"swap leaves {idx.label(a)} ({ra} of {idx.label(pa)}) ↔ "
-                            f"{idx.label(b)} ({rb} of {idx.label(pb)}) [released-code behaviour]"
-                        ),
-                        nodes=(a, b),
-                        source=parsed,
-                        edited=edited,
-                        details={"a": a, "b": b, "roles": (ra, rb), "parents": (pa, pb)},
-                    )
+        leaves.append(v)
+    for i, a in enumerate(leaves):
+        (pa, ra) = idx.into[a][0]
+        for b in leaves[i + 1 :]:
+            (pb, rb) = idx.into[b][0]
+            if (pa, ra) == (pb, rb) or idx.named(a) != idx.named(b):
+                continue  # a name swaps only with a name ("person" named "old" is no foil)
+            if any(idx.concepts.get(p) in CONNECTIVES and OP_ROLE.match(r) for p, r in ((pa, ra), (pb, rb))):
+                continue  # a list member: reordering "A, B and C" changes nothing, and a phrase moved into
+                # or out of a list re-parses as a different coordination
+            if idx.named(a):
+                if idx.label(a) == idx.label(b) or _nested(idx, a, b):
+                    continue  # the same entity twice, or one entity inside the other
+                if _entity_kind(idx.concepts[a]) != _entity_kind(idx.concepts[b]):
+                    continue  # "Oxon Hill was born in Alston": a place and a person do not trade roles
+            elif _signature(idx, a) == _signature(idx, b):
+                continue
+            if not (idx.is_leaf(a) and idx.is_leaf(b)) and _nested(idx, a, b):
+                continue  # a name's head node can sit above the other leaf: swapping would cut the graph
+            pair = ((pa, ra, a), (pb, rb, b))
+            if frozenset(pair) in swapped:
+                continue
+            edited = _swap(parsed, idx, *pair)
+            if edited is None:
+                continue
+            edits.append(
+                Edit(
+                    rule="RS",
+                    variant="two-leaf",
+                    description=(
+                        f"swap leaves {idx.label(a)} ({ra} of {idx.label(pa)}) ↔ "
+                        f"{idx.label(b)} ({rb} of {idx.label(pb)}) [released-code behaviour]"
+                    ),
+                    nodes=(a, b),
+                    source=parsed,
+                    edited=edited,
+                    details={"a": a, "b": b, "roles": (ra, rb), "parents": (pa, pb)},
                 )
+            )
     return edits
