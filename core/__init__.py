@@ -11,23 +11,18 @@ on first use (``import core`` stays cheap):
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from core.faces import lazy_face
 
 __version__ = "0.1.0"
 
 _FACE = {
-    "FoilPipeline": "core.foils.pipeline",
-    "evaluate_triples": "core.evaluate.evaluation",
-    "read_triples": "core.evaluate.triples",
-    "get_embedder": "core.embed.registry",
-    "Settings": "core.config",
-    "load_settings": "core.config",
+    "FoilPipeline": ".foils.pipeline",
+    "evaluate_triples": ".evaluate.evaluation",
+    "read_triples": ".evaluate.triples",
+    "get_embedder": ".embed.registry",
+    "Settings": ".config",
+    "load_settings": ".config",
 }
 __all__ = ["__version__", *_FACE]
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _FACE:
-        raise AttributeError(f"module 'core' has no attribute {name!r}")
-    return getattr(importlib.import_module(_FACE[name]), name)
+__getattr__ = lazy_face(__name__, _FACE)

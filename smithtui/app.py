@@ -96,7 +96,7 @@ class Backends:
         """The :class:`core.foils.pipeline.FoilPipeline` (its backends load on first use)."""
         with self._lock:
             if self._pipeline is None:
-                from core.foils.pipeline import FoilPipeline
+                from core.foils import FoilPipeline
 
                 self._pipeline = FoilPipeline.from_settings(self.settings)
             return self._pipeline
@@ -120,7 +120,7 @@ class Backends:
         (``get_embedder``, loaded once; raises ModelMissingError). Kept here so ``is_loaded`` can tell."""
         emb = self._embedders.get(name)
         if emb is None:
-            from core.embed.registry import get_embedder
+            from core.embed import get_embedder
 
             emb = self._embedders.setdefault(name, get_embedder(name, settings=self.settings))
         return emb
@@ -128,7 +128,7 @@ class Backends:
     def specs(self) -> list[Any]:
         """Every registered embedder with whether it is usable offline (cheap: loads nothing)."""
         if self._specs is None:
-            from core.embed.registry import list_embedders  # first-party: an import bug must show, not empty the list
+            from core.embed import list_embedders  # first-party: an import bug must show, not empty the list
 
             self._specs = list(list_embedders())
         return self._specs
@@ -136,7 +136,7 @@ class Backends:
     def cache(self) -> Any:
         """The on-disk embedding cache used by evaluations (None when unavailable)."""
         if self._cache is None:
-            from core.embed.cache import EmbeddingCache  # first-party: no silent fallback to "no cache"
+            from core.embed import EmbeddingCache  # first-party: no silent fallback to "no cache"
             from smithtui.screens.job import CANCEL_CHUNK
 
             self._cache = EmbeddingCache(self.settings.cache_dir(), chunk_size=CANCEL_CHUNK)

@@ -7,4 +7,35 @@ recall@1, overlaps, Levenshtein bins, similarity change), :mod:`core.clsd.pos`
 (English pivot texts from files or a seq2seq model), :mod:`core.clsd.distractors`
 (new distractors from the foil engine or an OpenAI-compatible endpoint) and
 :mod:`core.clsd.run` (the whole evaluation, with progress and cancel).
+
+The face (each name loads on first use):
+
+>>> import core.clsd
+>>> core.clsd.run_clsd.__module__, core.clsd.read_dataset.__module__
+('core.clsd.run', 'core.clsd.data')
 """
+
+from __future__ import annotations
+
+from core.faces import lazy_face
+
+_FACE = {
+    "PIVOT": ".data",
+    "check_pivot": ".data",
+    "direction_label": ".data",
+    "limit_rows": ".data",
+    "read_dataset": ".data",
+    "read_swaps": ".data",
+    "PairRow": ".distractors",
+    "distractor_rows": ".distractors",
+    "generate": ".distractors",
+    "make_translator": ".pivot",
+    "translate_dataset": ".pivot",
+    "write_clsd": ".pivot",
+    "ModelSpec": ".run",
+    "registry_model": ".run",
+    "run_clsd": ".run",
+}
+__all__ = list(_FACE)
+
+__getattr__ = lazy_face(__name__, _FACE)

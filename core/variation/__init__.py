@@ -3,4 +3,26 @@
 Modules: :mod:`books` (text to sentences), :mod:`ssm` (similarity matrices, full and blocked),
 :mod:`agreement` (Pearson maps, PAF/NAF/DDAF), :mod:`novelty`, :mod:`figures` (matplotlib, lazy),
 :mod:`run` (the whole study over books and models, with output files).
+
+The face (each name loads on first use):
+
+>>> import core.variation
+>>> core.variation.run_variation.__module__, core.variation.SSMParams.__module__
+('core.variation.run', 'core.variation.ssm')
 """
+
+from __future__ import annotations
+
+from core.faces import lazy_face
+
+_FACE = {
+    "NoveltyParams": ".novelty",
+    "RegistrySource": ".run",
+    "VariationConfig": ".run",
+    "VariationEvent": ".run",
+    "run_variation": ".run",
+    "SSMParams": ".ssm",
+}
+__all__ = list(_FACE)
+
+__getattr__ = lazy_face(__name__, _FACE)

@@ -93,7 +93,7 @@ def _fmt(x: float) -> str:
 
 def load_data(args: argparse.Namespace) -> Any:
     """The direct set from ``--data`` in the published or generic layout (with --limit applied)."""
-    from core.clsd.data import direction_label, limit_rows, read_dataset
+    from core.clsd import direction_label, limit_rows, read_dataset
 
     kwargs: dict[str, Any] = {}
     if args.source_column or args.target_column or args.distractor_columns:
@@ -129,8 +129,7 @@ def load_data(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from core.clsd.data import PIVOT, check_pivot, direction_label, read_dataset, read_swaps
-    from core.clsd.run import run_clsd
+    from core.clsd import PIVOT, check_pivot, direction_label, read_dataset, read_swaps, run_clsd
     from core.config import load_settings
     from core.output import check_output
     from core.textio import atomic_write_csv, atomic_write_json
@@ -158,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
             }
         pivot = check_pivot(data, read_dataset(args.pivot, **kw))
     elif args.translate or settings.clsd.translate_model:
-        from core.clsd.pivot import make_translator, translate_dataset, write_clsd
+        from core.clsd import make_translator, translate_dataset, write_clsd
 
         model = args.translate or settings.clsd.translate_model
         bar, progress = _progress_bar(0, "translate")
@@ -256,7 +255,7 @@ def _row_table(report: Any) -> list[dict[str, Any]]:
 
 
 def run_distractors(args: argparse.Namespace) -> int:
-    from core.clsd.distractors import PairRow, distractor_rows, generate
+    from core.clsd import PairRow, distractor_rows, generate
     from core.config import load_settings
     from core.output import check_output
     from core.textio import atomic_write_csv, pick_column, read_rows, table_format

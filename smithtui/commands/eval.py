@@ -124,7 +124,7 @@ def render_table(result: dict[str, Any]) -> str:
 
 
 def _list_models(settings: Any) -> int:
-    from core.embed.registry import list_embedders
+    from core.embed import list_embedders
 
     for s in list_embedders(settings):
         state = "usable" if s.usable else "NOT USABLE"
@@ -162,13 +162,17 @@ class _Progress:
 
 def run(args: argparse.Namespace) -> int:
     from core.config import apply_overrides, load_settings
-    from core.embed.cache import EmbeddingCache
-    from core.embed.registry import resolve, usable_embedders
+    from core.embed import EmbeddingCache, resolve, usable_embedders
     from core.errors import InputError, SmithError
-    from core.evaluate.evaluation import BLIND_PREFIX, compare_results, evaluate_triples, is_blind
-    from core.evaluate.metrics import check_n_boot
-    from core.evaluate.table import write_table
-    from core.evaluate.triples import read_triples
+    from core.evaluate import (
+        BLIND_PREFIX,
+        check_n_boot,
+        compare_results,
+        evaluate_triples,
+        is_blind,
+        read_triples,
+        write_table,
+    )
     from core.output import check_output
     from core.textio import atomic_write_json
 
@@ -220,7 +224,7 @@ def run(args: argparse.Namespace) -> int:
                     settings=settings, overrides=per_model,
                 )  # fmt: skip
             else:
-                from core.evaluate.spread import evaluate_spread
+                from core.evaluate import evaluate_spread
 
                 result = evaluate_spread(
                     ts, names, engine_spec(args), settings=settings, cache_dir=args.cache_dir,
@@ -238,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
 
             say(f"wrote {len(write_mteb_results(result, ts, args.out_mteb))} MTEB result file(s) under {args.out_mteb}")
         if args.plot:
-            from core.evaluate.plots import plot_eval
+            from core.evaluate import plot_eval
 
             say("wrote " + ", ".join(str(p) for p in plot_eval(result, args.plot, label)))
         results[label] = d

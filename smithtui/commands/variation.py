@@ -46,9 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from core.config import load_settings
     from core.output import check_output
     from core.progress import LineProgress
-    from core.variation.novelty import NoveltyParams
-    from core.variation.run import VariationConfig, VariationEvent, run_variation
-    from core.variation.ssm import SSMParams
+    from core.variation import NoveltyParams, SSMParams, VariationConfig, VariationEvent, run_variation
 
     settings = load_settings(args.config, cli_overrides={"models.cache_dir": args.cache_dir})
     models = tuple(m.strip() for m in args.models.split(",") if m.strip())
@@ -101,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _source(settings: Any, models: tuple[str, ...]) -> Any:
     """The registry-backed embedding source, after checking every model name is known and usable."""
-    from core.variation.run import RegistrySource
+    from core.variation import RegistrySource
 
     source = RegistrySource(settings.cache_dir(), settings)
     source.check(models)

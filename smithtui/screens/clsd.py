@@ -44,7 +44,7 @@ def chunked(spec: Any, size: int) -> Any:
 
     Lexical baselines are left whole: they fit their vocabulary on the texts of one call, and are fast.
     """
-    from core.clsd.run import ModelSpec
+    from core.clsd import ModelSpec
     from core.progress import check_cancel, report
 
     if dict(spec.info).get("kind") == "lexical":
@@ -151,7 +151,7 @@ class CLSDScreen(JobScreen):
 
     def _model_choices(self) -> list[Selection[str]]:
         try:
-            from core.embed.registry import list_embedders
+            from core.embed import list_embedders
 
             specs = list_embedders(self.settings)
         except SmithError:
@@ -236,8 +236,7 @@ class CLSDScreen(JobScreen):
     def _evaluate(
         self, data_path: str, pivot_path: str, columns: str, models: list[str], pos: bool, cancel: threading.Event
     ) -> None:
-        from core.clsd.data import PIVOT, check_pivot, read_dataset
-        from core.clsd.run import registry_model, run_clsd
+        from core.clsd import PIVOT, check_pivot, read_dataset, registry_model, run_clsd
 
         def job() -> Any:
             kwargs: dict[str, Any] = {}
@@ -280,7 +279,7 @@ class CLSDScreen(JobScreen):
             return  # a late message from a cancelled job
         r = msg.result
         self._results.append(r)
-        from core.clsd.data import direction_label
+        from core.clsd import direction_label
 
         excluded = ", ".join(f"{k}: {v}" for k, v in r.excluded.items()) or "-"
         self.query_one("#clsd-results", DataTable).add_row(
@@ -313,7 +312,7 @@ class CLSDScreen(JobScreen):
     # ----- rendering -----------------------------------------------------------------------------
 
     def _show_wrong(self, index: int) -> None:
-        from core.clsd.data import direction_label
+        from core.clsd import direction_label
 
         if self.report is None or not (0 <= index < len(self.report.results)):
             return

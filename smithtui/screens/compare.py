@@ -163,7 +163,7 @@ class CompareScreen(Screen[None]):
         if self.source != "basket":
             self._show_source()
             return
-        from core.evaluate.triples import triples_from_records
+        from core.evaluate import triples_from_records
 
         curation = self.app.curation
         records = curation.basket if curation is not None else []
@@ -178,7 +178,7 @@ class CompareScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="triples", exit_on_error=False)
     def load_worker(self, path: str) -> None:
         """Read a triples file off the UI thread (encoding sniffing, hashing)."""
-        from core.evaluate.triples import read_triples
+        from core.evaluate import read_triples
 
         try:
             self.post_message(TriplesLoaded(path, read_triples(path)))
@@ -310,7 +310,7 @@ class CompareScreen(Screen[None]):
                 cancel.set()
 
         try:
-            from core.evaluate.evaluation import evaluate_triples
+            from core.evaluate import evaluate_triples
 
             results = evaluate_triples(
                 triples,
@@ -361,7 +361,7 @@ class CompareScreen(Screen[None]):
         if message.run != self.run_id:
             return
         self.running = False
-        from core.evaluate.table import table_rows
+        from core.evaluate import table_rows
 
         self.result = message.result
         self.rows = table_rows(self.result, ranked=True)
@@ -423,7 +423,7 @@ class CompareScreen(Screen[None]):
             return
         from pathlib import Path
 
-        from core.evaluate.table import write_table
+        from core.evaluate import write_table
 
         label = "basket" if self.source == "basket" else Path(self.source).stem
         try:

@@ -257,7 +257,7 @@ class VariationScreen(JobScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False)
     def _analyse(self, books: list[str], models: tuple[str, ...], cancel: threading.Event) -> None:
-        from core.variation.run import VariationConfig, VariationEvent, run_variation
+        from core.variation import VariationConfig, VariationEvent, run_variation
 
         def on_event(ev: VariationEvent) -> None:
             self.post_message(self.Progress(ev.stage, ev.book, ev.model, ev.done, ev.total, ev.message))
@@ -265,7 +265,7 @@ class VariationScreen(JobScreen):
         def job() -> Any:
             config = VariationConfig(models=models, max_sentences=self._max_sentences, figures=False)
             if self._source is None:
-                from core.variation.run import RegistrySource
+                from core.variation import RegistrySource
 
                 self._source = RegistrySource(self.settings.cache_dir(), self.settings, chunk_size=CANCEL_CHUNK)
             if hasattr(self._source, "check"):
