@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import InputError, ModelMissingError
+from core.progress import console_progress
 from smithtui.commands.flags import name_list, nonneg_int, positive_int
 
 DEFAULT_MODELS = "use-v3,e5-small"
@@ -63,28 +64,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--seed", type=nonneg_int, help="sampling seed (default from config)")
     d.add_argument("--limit", type=positive_int, help="only the first N rows")
     d.set_defaults(func=run_distractors)
-
-
-def _progress_bar(total_hint: int, desc: str) -> tuple[Any, Any]:
-    bar = None
-    lines = None
-    if sys.stderr.isatty():
-        from tqdm import tqdm
-
-        bar = tqdm(total=total_hint, unit="text", desc=desc, file=sys.stderr)
-    else:
-        from core.progress import LineProgress
-
-        lines = LineProgress(desc, unit="texts")
-
-    def progress(done: int, total: int) -> None:
-        if lines is not None:
-            lines(done, total)
-        if bar is not None:
-            bar.total = total
-            bar.update(done - bar.n)
-
-    return bar, progress
 
 
 def _fmt(x: float) -> str:
@@ -160,10 +139,9 @@ def run(args: argparse.Namespace) -> int:
         from core.clsd import make_translator, translate_dataset, write_clsd
 
         model = args.translate or settings.clsd.translate_model
-        bar, progress = _progress_bar(0, "translate")
+        progress, close = console_progress("translate", unit="texts")
         pivot = translate_dataset(data, make_translator(model, device=settings.pipeline.device), progress=progress)
-        if bar is not None:
-            bar.close()
+        close()
         if args.save_pivot:
             write_clsd(pivot, args.save_pivot)
             print(f"wrote the pivot set to {args.save_pivot}", file=sys.stderr)
@@ -178,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
     if not models:
         raise InputError("no models named", hint=f"pass --models, e.g. {DEFAULT_MODELS}")
     directions = [d.strip() for d in args.directions.split(",")] if args.directions else None
-    bar, progress = _progress_bar(0, "embed")
+    progress, close = console_progress("embed", unit="texts")
     report = run_clsd(
         data,
         models,
@@ -192,8 +170,7 @@ def run(args: argparse.Namespace) -> int:
         progress=progress,
         status=(lambda msg: print(f"clsd: {msg}", file=sys.stderr)) if not sys.stderr.isatty() else None,
     )
-    if bar is not None:
-        bar.close()
+    close()
     if report.model_errors and not report.results:
         raise ModelMissingError(
             "no model could be evaluated: " + "; ".join(f"{k}: {v}" for k, v in report.model_errors.items()),
@@ -282,12 +259,11 @@ def run_distractors(args: argparse.Namespace) -> int:
     ]
     if args.limit is not None:
         pairs = pairs[: args.limit]
-    bar, progress = _progress_bar(len(pairs), "distractors")
+    progress, close = console_progress("distractors", unit="texts")
     sets = list(
         generate(pairs, backend=args.backend, language=args.lang, settings=settings, k=args.k, seed=args.seed, progress=progress)
     )
-    if bar is not None:
-        bar.close()
+    close()
     table, cols = distractor_rows(sets, args.k)
     atomic_write_csv(args.out, table, cols)
     short = sum(1 for s in sets if s.error)

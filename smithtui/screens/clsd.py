@@ -93,20 +93,7 @@ class CLSDScreen(JobScreen):
         Binding("t", "focus_results", "Results"),
     ]
 
-    DEFAULT_CSS = """
-    CLSDScreen { layout: vertical; }
-    CLSDScreen #clsd-form { height: auto; }
-    CLSDScreen #clsd-paths { width: 1fr; height: auto; }
-    CLSDScreen #clsd-paths Input { width: 1fr; }
-    CLSDScreen #clsd-models { width: 34; height: 8; }
-    CLSDScreen #clsd-buttons { width: 14; height: auto; }
-    CLSDScreen #clsd-progress-row { height: 1; }
-    CLSDScreen #clsd-status { width: 1fr; padding-left: 1; }
-    CLSDScreen #clsd-results { height: auto; max-height: 12; }
-    CLSDScreen #clsd-wrong-label { height: 1; }
-    CLSDScreen #clsd-wrong { height: 1fr; min-height: 6; }
-    CLSDScreen #clsd-detail { height: auto; max-height: 14; padding: 0 1; }
-    """
+    CSS_PATH = "clsd.tcss"
 
     @dataclass
     class Progress(Message):

@@ -115,19 +115,7 @@ class VariationScreen(JobScreen):
         Binding("slash", "search", "Filter"),
     ]
 
-    DEFAULT_CSS = """
-    VariationScreen { layout: vertical; }
-    VariationScreen #var-form { height: auto; }
-    VariationScreen #var-form Input { width: 1fr; }
-    VariationScreen #var-progress-row { height: 1; }
-    VariationScreen #var-status { width: 1fr; padding-left: 1; }
-    VariationScreen #var-maps { height: auto; max-height: 16; }
-    VariationScreen .var-map { width: auto; padding: 0 2 0 0; }
-    VariationScreen #var-series-label { height: 1; }
-    VariationScreen Sparkline { height: 3; }
-    VariationScreen DataTable { height: 1fr; }
-    VariationScreen #var-search { display: none; }
-    """
+    CSS_PATH = "variation.tcss"
 
     @dataclass
     class Progress(Message):
