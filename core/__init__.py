@@ -16,13 +16,11 @@ from core.faces import lazy_face
 __version__ = "0.1.0"
 
 _FACE = {
-    "FoilPipeline": ".foils.pipeline",
-    "evaluate_triples": ".evaluate.evaluation",
-    "read_triples": ".evaluate.triples",
-    "get_embedder": ".embed.registry",
-    "Settings": ".config",
-    "load_settings": ".config",
+    ".foils.pipeline": ("FoilPipeline",),
+    ".evaluate.evaluation": ("evaluate_triples",),
+    ".evaluate.triples": ("read_triples",),
+    ".embed.registry": ("get_embedder",),
+    ".config": ("Settings", "load_settings"),
 }
-__all__ = ["__version__", *_FACE]
-
-__getattr__ = lazy_face(__name__, _FACE)
+__getattr__, _names = lazy_face(__name__, _FACE)
+__all__ = ["__version__", *_names]

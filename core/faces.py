@@ -5,9 +5,9 @@ A face keeps ``import core.foils`` as cheap as ``import core`` (no spaCy, no tor
 cached in the package: every lookup asks the module, so a test that patches
 ``core.clsd.run.registry_model`` is seen through ``core.clsd.registry_model`` too.
 
->>> face = lazy_face("core", {"SmithError": ".errors"})
->>> face("SmithError").__module__
-'core.errors'
+>>> face, names = lazy_face("core", {".errors": ("SmithError", "InputError")})
+>>> face("SmithError").__module__, names
+('core.errors', ['SmithError', 'InputError'])
 >>> face("nothing")
 Traceback (most recent call last):
 ...
@@ -17,17 +17,18 @@ AttributeError: module 'core' has no attribute 'nothing'
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 
-def lazy_face(package: str, names: Mapping[str, str]) -> Callable[[str], Any]:
-    """A module ``__getattr__`` for ``package``: ``names`` maps each exported name to its module
-    (``.sub`` is relative to the package)."""
+def lazy_face(package: str, table: Mapping[str, Sequence[str]]) -> tuple[Callable[[str], Any], list[str]]:
+    """``(__getattr__, __all__)`` for ``package``: ``table`` maps each module (``.sub``: relative to the
+    package) to the names it exports through the face."""
+    where = {name: module for module, names in table.items() for name in names}
 
     def __getattr__(name: str) -> Any:
-        if name not in names:
+        if name not in where:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        return getattr(importlib.import_module(names[name], package), name)
+        return getattr(importlib.import_module(where[name], package), name)
 
-    return __getattr__
+    return __getattr__, list(where)

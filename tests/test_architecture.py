@@ -88,7 +88,7 @@ def test_every_face_name_resolves():
     not in the UI at the first click (the lookup is lazy)."""
     for face in FACES:
         package = importlib.import_module(face)
-        for name in package._FACE:
+        for name in package.__all__:
             value = getattr(package, name)
             assert not callable(value) or value.__name__ == name, (face, name, value)
         with pytest.raises(AttributeError, match=f"module '{face}' has no attribute 'no_such_name'"):

@@ -20,22 +20,9 @@ from __future__ import annotations
 from core.faces import lazy_face
 
 _FACE = {
-    "PIVOT": ".data",
-    "check_pivot": ".data",
-    "direction_label": ".data",
-    "limit_rows": ".data",
-    "read_dataset": ".data",
-    "read_swaps": ".data",
-    "PairRow": ".distractors",
-    "distractor_rows": ".distractors",
-    "generate": ".distractors",
-    "make_translator": ".pivot",
-    "translate_dataset": ".pivot",
-    "write_clsd": ".pivot",
-    "ModelSpec": ".run",
-    "registry_model": ".run",
-    "run_clsd": ".run",
+    ".data": ("PIVOT", "check_pivot", "direction_label", "limit_rows", "read_dataset", "read_swaps"),
+    ".distractors": ("PairRow", "distractor_rows", "generate"),
+    ".pivot": ("make_translator", "translate_dataset", "write_clsd"),
+    ".run": ("ModelSpec", "registry_model", "run_clsd"),
 }
-__all__ = list(_FACE)
-
-__getattr__ = lazy_face(__name__, _FACE)
+__getattr__, __all__ = lazy_face(__name__, _FACE)

@@ -17,12 +17,7 @@ from __future__ import annotations
 from core.faces import lazy_face
 
 _FACE = {
-    "get_embedder": ".registry",
-    "list_embedders": ".registry",
-    "resolve": ".registry",
-    "usable_embedders": ".registry",
-    "EmbeddingCache": ".cache",
+    ".registry": ("get_embedder", "list_embedders", "resolve", "usable_embedders"),
+    ".cache": ("EmbeddingCache",),
 }
-__all__ = list(_FACE)
-
-__getattr__ = lazy_face(__name__, _FACE)
+__getattr__, __all__ = lazy_face(__name__, _FACE)

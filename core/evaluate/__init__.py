@@ -12,22 +12,13 @@ from __future__ import annotations
 from core.faces import lazy_face
 
 _FACE = {
-    "BLIND_PREFIX": ".evaluation",
-    "compare_results": ".evaluation",
-    "evaluate_triples": ".evaluation",
-    "is_blind": ".evaluation",
-    "hardness_report": ".hardness",
-    "markdown_table": ".hardness",
-    "summary_rows": ".hardness",
-    "check_n_boot": ".metrics",
-    "plot_eval": ".plots",
-    "check_model": ".spotcheck",
-    "evaluate_spread": ".spread",
-    "table_rows": ".table",
-    "write_table": ".table",
-    "read_triples": ".triples",
-    "triples_from_records": ".triples",
+    ".evaluation": ("BLIND_PREFIX", "compare_results", "evaluate_triples", "is_blind"),
+    ".hardness": ("hardness_report", "markdown_table", "summary_rows"),
+    ".metrics": ("check_n_boot",),
+    ".plots": ("plot_eval",),
+    ".spotcheck": ("check_model",),
+    ".spread": ("evaluate_spread",),
+    ".table": ("table_rows", "write_table"),
+    ".triples": ("read_triples", "triples_from_records"),
 }
-__all__ = list(_FACE)
-
-__getattr__ = lazy_face(__name__, _FACE)
+__getattr__, __all__ = lazy_face(__name__, _FACE)

@@ -13,14 +13,9 @@ from __future__ import annotations
 from core.faces import lazy_face
 
 _FACE = {
-    "FoilPipeline": ".pipeline",
-    "available_backends": ".registry",
-    "check_backends": ".registry",
-    "make_parser": ".registry",
-    "selected_backends": ".registry",
-    "write_amr_corpus": ".amr.export",
-    "score_parser": ".amr.smatch",
+    ".pipeline": ("FoilPipeline",),
+    ".registry": ("available_backends", "check_backends", "make_parser", "selected_backends"),
+    ".amr.export": ("write_amr_corpus",),
+    ".amr.smatch": ("score_parser",),
 }
-__all__ = list(_FACE)
-
-__getattr__ = lazy_face(__name__, _FACE)
+__getattr__, __all__ = lazy_face(__name__, _FACE)

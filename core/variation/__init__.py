@@ -16,13 +16,8 @@ from __future__ import annotations
 from core.faces import lazy_face
 
 _FACE = {
-    "NoveltyParams": ".novelty",
-    "RegistrySource": ".run",
-    "VariationConfig": ".run",
-    "VariationEvent": ".run",
-    "run_variation": ".run",
-    "SSMParams": ".ssm",
+    ".novelty": ("NoveltyParams",),
+    ".run": ("RegistrySource", "VariationConfig", "VariationEvent", "run_variation"),
+    ".ssm": ("SSMParams",),
 }
-__all__ = list(_FACE)
-
-__getattr__ = lazy_face(__name__, _FACE)
+__getattr__, __all__ = lazy_face(__name__, _FACE)
