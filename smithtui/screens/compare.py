@@ -352,12 +352,9 @@ class CompareScreen(Screen[None]):
 
     def progress_text(self) -> str:
         """``ETA … · done/total — model: embedding N texts (k/n models)`` of the running evaluation."""
-        from core.progress import format_eta
+        from core.progress import progress_line
 
-        done, total = self.counts
-        eta = format_eta(self._eta.update(done, total)) if self._eta is not None and total else ""
-        head = " · ".join(p for p in (eta, f"{done}/{total}" if total else "") if p)  # first: room is short at 80 columns
-        return f"{head} — {self.stage}" if head else self.stage
+        return progress_line(*self.counts, self.stage, self._eta)
 
     def _show_progress(self) -> None:
         self.query_one("#progress-label", Static).update(Text(self.progress_text(), overflow="ellipsis", no_wrap=True))
