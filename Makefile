@@ -43,10 +43,12 @@ run: setup
 
 test: setup
 	$(VENV)/bin/ruff check core smithtui tests bench
+	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/pytest -q
 
 lint: setup
 	$(VENV)/bin/ruff check core smithtui tests bench
+	$(VENV)/bin/lint-imports --no-cache
 
 bench: setup
 	$(PY) bench/run_all.py

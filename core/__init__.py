@@ -11,23 +11,16 @@ on first use (``import core`` stays cheap):
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from core.faces import lazy_face
 
 __version__ = "0.1.0"
 
 _FACE = {
-    "FoilPipeline": "core.foils.pipeline",
-    "evaluate_triples": "core.evaluate.evaluation",
-    "read_triples": "core.evaluate.triples",
-    "get_embedder": "core.embed.registry",
-    "Settings": "core.config",
-    "load_settings": "core.config",
+    ".foils.pipeline": ("FoilPipeline",),
+    ".evaluate.evaluation": ("evaluate_triples",),
+    ".evaluate.triples": ("read_triples",),
+    ".embed.registry": ("get_embedder",),
+    ".config": ("Settings", "load_settings"),
 }
-__all__ = ["__version__", *_FACE]
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _FACE:
-        raise AttributeError(f"module 'core' has no attribute {name!r}")
-    return getattr(importlib.import_module(_FACE[name]), name)
+__getattr__, _names = lazy_face(__name__, _FACE)
+__all__ = ["__version__", *_names]

@@ -115,6 +115,20 @@ def format_eta(seconds: float | None) -> str:
     return f"ETA {s // 3600} h {s % 3600 // 60:02d} min"
 
 
+def progress_line(done: int, total: int, stage: str = "", eta: Eta | None = None) -> str:
+    """``ETA … · done/total — stage``: a job's status line (the ETA first: at 80 columns the stage may be cut off).
+
+    >>> progress_line(3, 10, "minilm: embedding 10 texts")
+    '3/10 — minilm: embedding 10 texts'
+    >>> progress_line(0, 0, "loading models"), progress_line(4, 8)
+    ('loading models', '4/8')
+    """
+    left = format_eta(eta.update(done, total)) if eta is not None and total else ""
+    counts = f"{done}/{total}" if total else ""
+    head = " · ".join(p for p in (left, counts) if p)
+    return f"{head} — {stage}" if head and stage else stage or head
+
+
 def console_progress(label: str, *, unit: str = "", enabled: bool = True) -> tuple[ProgressCallback, Callable[[], None]]:
     """``(progress, close)`` for a command: a tqdm bar on a terminal, :class:`LineProgress` lines otherwise."""
     import sys

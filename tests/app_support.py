@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+from textual.app import App
+from textual.screen import Screen
 
 from core.config import Settings, apply_overrides
 from smithtui.app import Backends, SmithApp, make_app
@@ -94,3 +98,26 @@ async def decide(pilot: Any, screen: Any, keys: str) -> list[str]:
         texts.append(screen.current_row().text)
         await pilot.press(key)
     return texts
+
+
+class Host(App):
+    """A bare app showing one screen: a screen tested on its own, without the workbench and its backends."""
+
+    def __init__(self, screen: Screen) -> None:
+        super().__init__()
+        self._screen = screen
+
+    def on_mount(self) -> None:
+        self.push_screen(self._screen)
+
+
+async def wait_until(
+    pilot: Any, predicate: Callable[[], Any], timeout: float = 120.0, describe: Callable[[], str] | None = None
+) -> None:
+    """Pause until ``predicate()`` holds (a worker finished, a status changed); fail after ``timeout`` seconds,
+    saying ``describe()`` (the screen's status line, say)."""
+    start = time.monotonic()
+    while not predicate():
+        if time.monotonic() - start > timeout:
+            raise AssertionError("timed out waiting for the worker" + (f": {describe()}" if describe else ""))
+        await pilot.pause(0.05)

@@ -6,9 +6,11 @@ fast, pasted without bracketed paste, or sent by ``tmux send-keys``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual import events
@@ -36,11 +38,19 @@ def letters(text: str) -> list[tuple[str, str | None]]:
     return [("space" if c == " " else c, c) for c in text]
 
 
+@contextlib.asynccontextmanager
+async def started(tmp_path: Path, size: tuple[int, int] = (120, 40), **options: Any):
+    """The app (model bow unless ``models=``) running headless at ``size``, past its first frame: ``(app, pilot)``."""
+    options.setdefault("models", ("bow",))
+    app = app_for(tmp_path, **options)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        yield app, pilot
+
+
 def test_after_enter_the_decision_keys_work_and_show_in_the_footer(tmp_path: Path) -> None:
     async def scenario() -> None:
-        app = app_for(tmp_path, models=("bow",))
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
+        async with started(tmp_path) as (app, pilot):
             screen = app.screen
             assert screen.focused is screen.query_one("#sentence")
             await type_text(pilot, SENTENCE)
@@ -58,9 +68,7 @@ def test_after_enter_the_decision_keys_work_and_show_in_the_footer(tmp_path: Pat
 
 def test_keys_in_a_burst_after_i_or_tab_are_not_lost(tmp_path: Path) -> None:
     async def scenario() -> None:
-        app = app_for(tmp_path, models=("bow",))
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
+        async with started(tmp_path) as (app, pilot):
             screen = app.screen
             screen.set_focus(screen.query_one("#candidates"))
             burst(app, [("i", "i"), *letters("Hello there")])
@@ -80,9 +88,7 @@ def test_keys_in_a_burst_after_i_or_tab_are_not_lost(tmp_path: Path) -> None:
 
 def test_a_paste_on_the_candidates_goes_to_the_sentence_box_not_to_the_keys(tmp_path: Path) -> None:
     async def scenario() -> None:
-        app = app_for(tmp_path, models=("bow",))
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
+        async with started(tmp_path) as (app, pilot):
             screen = app.screen
             await type_text(pilot, SENTENCE)
             await pilot.press("enter")
@@ -110,9 +116,7 @@ def test_filters_failed_edits_glyphs_and_file_prompts(tmp_path: Path) -> None:
     (tmp_path / "sentences-for-the-demo.txt").write_text("The cat chased the small mouse.\n", encoding="utf-8")
 
     async def scenario() -> None:
-        app = app_for(tmp_path, models=("bow",))
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
+        async with started(tmp_path) as (app, pilot):
             screen = app.screen
             await type_text(pilot, WITH_FAILED_EDIT)
             await pilot.press("enter")
@@ -271,9 +275,7 @@ def test_the_model_choice_is_shared_with_compare_and_kept_across_restarts(tmp_pa
     from smithtui.widgets.dialogs import ModelPickerScreen
 
     async def first() -> None:
-        app = app_for(tmp_path, models=("bow", "tfidf"))
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
+        async with started(tmp_path, models=("bow", "tfidf")) as (app, pilot):
             await pilot.press("escape", "m")  # the model picker, from the candidates
             await pilot.pause()
             assert isinstance(app.screen, ModelPickerScreen)
@@ -293,9 +295,7 @@ def test_the_model_choice_is_shared_with_compare_and_kept_across_restarts(tmp_pa
             assert set(app.screen.models) == {"minilm", "bow"}
 
     async def second() -> None:
-        app = app_for(tmp_path, models=("bow", "tfidf"))  # the config still says bow, tfidf
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
+        async with started(tmp_path, models=("bow", "tfidf")) as (app, _pilot):  # the config still says bow, tfidf
             assert set(app.screen.models) == {"minilm", "bow"}
 
     run(first())
@@ -344,9 +344,7 @@ def test_the_last_path_of_each_file_prompt_is_kept_across_restarts(tmp_path: Pat
     out.parent.mkdir()
 
     async def first() -> None:
-        app = app_for(tmp_path, models=("bow",))
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
+        async with started(tmp_path) as (app, pilot):
             await pilot.press("ctrl+o", "ctrl+u")
             await type_text(pilot, str(sentences))
             await pilot.press("enter")
@@ -358,9 +356,7 @@ def test_the_last_path_of_each_file_prompt_is_kept_across_restarts(tmp_path: Pat
             assert out.exists(), app.notices
 
     async def second() -> None:
-        app = app_for(tmp_path, models=("bow",), restore="always")
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
+        async with started(tmp_path, restore="always") as (app, pilot):
             await pilot.press("ctrl+o")
             await pilot.pause()
             assert app.screen.query_one("#prompt-input", Input).value == str(sentences)
@@ -394,9 +390,7 @@ def test_an_unbracketed_paste_on_a_pane_runs_no_keys(tmp_path: Path) -> None:
     pasted = "The rebel leader easily escaped the angry guards."
 
     async def scenario() -> None:
-        app = app_for(tmp_path, models=("bow",))
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
+        async with started(tmp_path) as (app, pilot):
             screen = app.screen
             await type_text(pilot, SENTENCE)
             await pilot.press("enter")
@@ -435,9 +429,7 @@ def test_ctrl_u_then_text_in_one_burst_keeps_the_text(tmp_path: Path) -> None:
     """Found by hand in tmux: ctrl+u and a path sent together left the prompt empty (the letters went in first)."""
 
     async def scenario() -> None:
-        app = app_for(tmp_path, models=("bow",))
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
+        async with started(tmp_path, size=(80, 24)) as (app, pilot):
             box = app.screen.query_one("#sentence", Input)
             box.value = "an old sentence"
             box.cursor_position = len(box.value)
@@ -451,16 +443,22 @@ def test_ctrl_u_then_text_in_one_burst_keeps_the_text(tmp_path: Path) -> None:
     run(scenario())
 
 
-def test_the_variation_screen_takes_a_typed_or_pasted_path_in_its_book_box(tmp_path: Path) -> None:
-    """Found by hand in tmux: on F5 a typed path went nowhere (no box had the focus; now the book box has)."""
+@contextlib.asynccontextmanager
+async def on_variation(tmp_path: Path):
+    """The app at 80x24 with the optional screens, on the Variation screen (F5): ``(app, pilot)``."""
     from smithtui.app import OPTIONAL_SCREENS
 
+    async with started(tmp_path, size=(80, 24), optional_screens=OPTIONAL_SCREENS) as (app, pilot):
+        await pilot.press("f5")
+        await pilot.pause()
+        yield app, pilot
+
+
+def test_the_variation_screen_takes_a_typed_or_pasted_path_in_its_book_box(tmp_path: Path) -> None:
+    """Found by hand in tmux: on F5 a typed path went nowhere (no box had the focus; now the book box has)."""
+
     async def scenario() -> None:
-        app = app_for(tmp_path, models=("bow",), optional_screens=OPTIONAL_SCREENS)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await pilot.press("f5")
-            await pilot.pause()
+        async with on_variation(tmp_path) as (app, pilot):
             screen = app.screen
             books = screen.query_one("#var-books", Input)
             assert screen.focused is books
@@ -474,14 +472,9 @@ def test_the_variation_screen_takes_a_typed_or_pasted_path_in_its_book_box(tmp_p
 
 def test_tab_in_a_burst_moves_on_before_the_next_letters(tmp_path: Path) -> None:
     """Found by hand in tmux: on F5, 'path Tab ctrl+u minilm' sent at once put 'minilm' in the book box."""
-    from smithtui.app import OPTIONAL_SCREENS
 
     async def scenario() -> None:
-        app = app_for(tmp_path, models=("bow",), optional_screens=OPTIONAL_SCREENS)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await pilot.press("f5")
-            await pilot.pause()
+        async with on_variation(tmp_path) as (app, pilot):
             screen = app.screen
             burst(app, [*letters("/data/emma.txt"), ("tab", None), ("ctrl+u", None), *letters("minilm")])
             await pilot.pause()

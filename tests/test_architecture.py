@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import pkgutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 import core
 
@@ -74,3 +77,19 @@ def test_first_party_imports_are_never_guarded():
             ):
                 guarded.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert guarded == [], f"first-party imports behind an ImportError guard: {guarded}"
+
+
+
+FACES = ("core", "core.foils", "core.evaluate", "core.embed", "core.clsd", "core.variation")
+
+
+def test_every_face_name_resolves():
+    """A face lists names and their modules; a name moved or renamed without updating the table fails here,
+    not in the UI at the first click (the lookup is lazy)."""
+    for face in FACES:
+        package = importlib.import_module(face)
+        for name in package.__all__:
+            value = getattr(package, name)
+            assert not callable(value) or value.__name__ == name, (face, name, value)
+        with pytest.raises(AttributeError, match=f"module '{face}' has no attribute 'no_such_name'"):
+            package.no_such_name  # noqa: B018

@@ -3,43 +3,56 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
-from textual.app import App
 from textual.widgets import DataTable, Label, SelectionList, Static
 
 from core.config import Settings, apply_overrides
 from core.progress import check_cancel
 from smithtui.screens.clsd import CLSDScreen, diff_words
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from app_support import Host, wait_until
+
 DATA = Path(__file__).parent / "data"
 TINY = DATA / "clsd_tiny.csv"
 TINY_PIVOT = DATA / "clsd_tiny_pivot.csv"
 
 
-class Host(App):
-    def __init__(self, screen: CLSDScreen) -> None:
-        super().__init__()
-        self._screen = screen
-
-    def on_mount(self) -> None:
-        self.push_screen(self._screen)
-
-
 async def _wait(pilot, predicate, timeout: float = 120.0) -> None:
-    start = time.monotonic()
-    while not predicate():
-        if time.monotonic() - start > timeout:
-            raise AssertionError(f"timed out waiting for the worker: {_status(pilot.app.screen)}")
-        await pilot.pause(0.05)
+    await wait_until(pilot, predicate, timeout, describe=lambda: _status(pilot.app.screen))
 
 
 def _status(screen: CLSDScreen) -> str:
     return str(screen.query_one("#clsd-status", Label).render())
+
+
+def blocking_model(started: threading.Event, steps: int = 0):
+    """A ``registry_model`` stand-in: its encoder reports ``steps`` progress steps (0.1 s each), sets
+    ``started``, then blocks for up to 20 s, checking cancel every 0.05 s."""
+    from core.clsd.run import ModelSpec
+
+    def make(name, settings=None):
+        def encode(texts, progress=None, cancel=None):
+            for done in range(0, len(texts) + 1, max(1, len(texts) // steps)) if steps else ():
+                check_cancel(cancel)
+                time.sleep(0.1)
+                if progress is not None:
+                    progress(done, len(texts))
+            started.set()
+            for _ in range(400):
+                check_cancel(cancel)
+                time.sleep(0.05)
+            return np.ones((len(texts), 3), dtype=np.float32)
+
+        return ModelSpec(name, encode)
+
+    return make
 
 
 @pytest.fixture
@@ -107,18 +120,7 @@ def test_cancel_stops_the_worker(settings, monkeypatch) -> None:
     import core.clsd.run as run_mod
 
     started = threading.Event()
-
-    def slow_model(name, settings=None):
-        def encode(texts, progress=None, cancel=None):
-            started.set()
-            for _ in range(400):
-                check_cancel(cancel)
-                time.sleep(0.05)
-            return np.ones((len(texts), 3), dtype=np.float32)
-
-        return run_mod.ModelSpec(name, encode)
-
-    monkeypatch.setattr(run_mod, "registry_model", slow_model)
+    monkeypatch.setattr(run_mod, "registry_model", blocking_model(started))
 
     async def scenario() -> None:
         screen = CLSDScreen(settings, data=str(TINY), models=["bow"])
@@ -145,23 +147,7 @@ def test_progress_shows_the_current_model_and_eta(settings, monkeypatch) -> None
     import core.clsd.run as run_mod
 
     started = threading.Event()
-
-    def stepping_model(name, settings=None):
-        def encode(texts, progress=None, cancel=None):
-            for done in range(0, len(texts) + 1, max(1, len(texts) // 4)):
-                check_cancel(cancel)
-                time.sleep(0.1)
-                if progress is not None:
-                    progress(done, len(texts))
-            started.set()
-            for _ in range(400):
-                check_cancel(cancel)
-                time.sleep(0.05)
-            return np.ones((len(texts), 3), dtype=np.float32)
-
-        return run_mod.ModelSpec(name, encode)
-
-    monkeypatch.setattr(run_mod, "registry_model", stepping_model)
+    monkeypatch.setattr(run_mod, "registry_model", blocking_model(started, steps=4))
 
     async def scenario() -> None:
         screen = CLSDScreen(settings, data=str(TINY), models=["bow"])

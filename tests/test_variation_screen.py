@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
-from textual.app import App
 from textual.widgets import DataTable, Label, Sparkline, Static
 
 from core.config import Settings
@@ -17,24 +17,14 @@ from core.progress import check_cancel
 from core.variation.run import RegistrySource
 from smithtui.screens.variation import VariationScreen, downsample, heatmap_text
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from app_support import Host, wait_until
+
 TINY = Path(__file__).resolve().parents[1] / "sample_data" / "tiny_book.txt"
 
 
-class Host(App):
-    def __init__(self, screen: VariationScreen) -> None:
-        super().__init__()
-        self._screen = screen
-
-    def on_mount(self) -> None:
-        self.push_screen(self._screen)
-
-
 async def _wait(pilot, predicate, timeout: float = 120.0) -> None:
-    start = time.monotonic()
-    while not predicate():
-        if time.monotonic() - start > timeout:
-            raise AssertionError("timed out waiting for the worker")
-        await pilot.pause(0.1)
+    await wait_until(pilot, predicate, timeout)
 
 
 def _status(screen: VariationScreen) -> str:

@@ -39,6 +39,7 @@ import copy
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -136,21 +137,10 @@ def iter_spot_checks(
 
 
 def spot_check(
-    embedders: Mapping[str, Embedder],
-    source: str,
-    foils: Sequence[str],
-    paraphrase: str | None = None,
-    *,
-    tolerance: float = DEFAULT_TOLERANCE,
-    progress: ProgressCallback | None = None,
-    cancel: threading.Event | None = None,
+    embedders: Mapping[str, Embedder], source: str, foils: Sequence[str], paraphrase: str | None = None, **options: Any
 ) -> dict[str, list[ModelCheck]]:
-    """All models at once: ``{model: [check per foil]}``."""
-    return dict(
-        iter_spot_checks(
-            embedders, source, foils, paraphrase, tolerance=tolerance, progress=progress, cancel=cancel
-        )
-    )
+    """All models at once: ``{model: [check per foil]}`` (``options``: those of :func:`iter_spot_checks`)."""
+    return dict(iter_spot_checks(embedders, source, foils, paraphrase, **options))
 
 
 def fooled_count(checks: Mapping[str, Sequence[ModelCheck]], foil_index: int) -> int:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import InputError, ModelMissingError
+from core.progress import console_progress
 from smithtui.commands.flags import name_list, nonneg_int, positive_int
 
 DEFAULT_MODELS = "use-v3,e5-small"
@@ -65,35 +66,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.set_defaults(func=run_distractors)
 
 
-def _progress_bar(total_hint: int, desc: str) -> tuple[Any, Any]:
-    bar = None
-    lines = None
-    if sys.stderr.isatty():
-        from tqdm import tqdm
-
-        bar = tqdm(total=total_hint, unit="text", desc=desc, file=sys.stderr)
-    else:
-        from core.progress import LineProgress
-
-        lines = LineProgress(desc, unit="texts")
-
-    def progress(done: int, total: int) -> None:
-        if lines is not None:
-            lines(done, total)
-        if bar is not None:
-            bar.total = total
-            bar.update(done - bar.n)
-
-    return bar, progress
-
-
 def _fmt(x: float) -> str:
     return "  n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:5.1f}"
 
 
 def load_data(args: argparse.Namespace) -> Any:
     """The direct set from ``--data`` in the published or generic layout (with --limit applied)."""
-    from core.clsd.data import direction_label, limit_rows, read_dataset
+    from core.clsd import direction_label, limit_rows, read_dataset
 
     kwargs: dict[str, Any] = {}
     if args.source_column or args.target_column or args.distractor_columns:
@@ -129,8 +108,7 @@ def load_data(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from core.clsd.data import PIVOT, check_pivot, direction_label, read_dataset, read_swaps
-    from core.clsd.run import run_clsd
+    from core.clsd import PIVOT, check_pivot, direction_label, read_dataset, read_swaps, run_clsd
     from core.config import load_settings
     from core.output import check_output
     from core.textio import atomic_write_csv, atomic_write_json
@@ -158,13 +136,12 @@ def run(args: argparse.Namespace) -> int:
             }
         pivot = check_pivot(data, read_dataset(args.pivot, **kw))
     elif args.translate or settings.clsd.translate_model:
-        from core.clsd.pivot import make_translator, translate_dataset, write_clsd
+        from core.clsd import make_translator, translate_dataset, write_clsd
 
         model = args.translate or settings.clsd.translate_model
-        bar, progress = _progress_bar(0, "translate")
+        progress, close = console_progress("translate", unit="texts")
         pivot = translate_dataset(data, make_translator(model, device=settings.pipeline.device), progress=progress)
-        if bar is not None:
-            bar.close()
+        close()
         if args.save_pivot:
             write_clsd(pivot, args.save_pivot)
             print(f"wrote the pivot set to {args.save_pivot}", file=sys.stderr)
@@ -179,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
     if not models:
         raise InputError("no models named", hint=f"pass --models, e.g. {DEFAULT_MODELS}")
     directions = [d.strip() for d in args.directions.split(",")] if args.directions else None
-    bar, progress = _progress_bar(0, "embed")
+    progress, close = console_progress("embed", unit="texts")
     report = run_clsd(
         data,
         models,
@@ -193,8 +170,7 @@ def run(args: argparse.Namespace) -> int:
         progress=progress,
         status=(lambda msg: print(f"clsd: {msg}", file=sys.stderr)) if not sys.stderr.isatty() else None,
     )
-    if bar is not None:
-        bar.close()
+    close()
     if report.model_errors and not report.results:
         raise ModelMissingError(
             "no model could be evaluated: " + "; ".join(f"{k}: {v}" for k, v in report.model_errors.items()),
@@ -256,7 +232,7 @@ def _row_table(report: Any) -> list[dict[str, Any]]:
 
 
 def run_distractors(args: argparse.Namespace) -> int:
-    from core.clsd.distractors import PairRow, distractor_rows, generate
+    from core.clsd import PairRow, distractor_rows, generate
     from core.config import load_settings
     from core.output import check_output
     from core.textio import atomic_write_csv, pick_column, read_rows, table_format
@@ -283,12 +259,11 @@ def run_distractors(args: argparse.Namespace) -> int:
     ]
     if args.limit is not None:
         pairs = pairs[: args.limit]
-    bar, progress = _progress_bar(len(pairs), "distractors")
+    progress, close = console_progress("distractors", unit="texts")
     sets = list(
         generate(pairs, backend=args.backend, language=args.lang, settings=settings, k=args.k, seed=args.seed, progress=progress)
     )
-    if bar is not None:
-        bar.close()
+    close()
     table, cols = distractor_rows(sets, args.k)
     atomic_write_csv(args.out, table, cols)
     short = sum(1 for s in sets if s.error)

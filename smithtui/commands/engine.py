@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable
 
 from core.engines import ENGINES, EngineSpec
+from core.progress import console_progress
 
 
 def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,17 +25,6 @@ def engine_spec(args: argparse.Namespace) -> EngineSpec:
 
 
 def progress_bar(unit: str, desc: str) -> tuple[Callable[[int, int], None], Callable[[], None]]:
-    """A ``progress(done, total)`` callback drawing a tqdm bar (done / total / ETA) on a terminal,
-    and the function that closes it; silent when stderr is not a terminal."""
-    if not sys.stderr.isatty():
-        return (lambda done, total: None), (lambda: None)
-    from tqdm import tqdm
-
-    bar = tqdm(unit=unit, desc=desc, file=sys.stderr)
-
-    def progress(done: int, total: int) -> None:
-        if bar.total != total:
-            bar.total = total
-        bar.update(done - bar.n)
-
-    return progress, bar.close
+    """``(progress, close)`` of :func:`core.progress.console_progress`: a tqdm bar (done / total / ETA) on a
+    terminal, silent when stderr is not a terminal."""
+    return console_progress(desc, unit=unit, enabled=sys.stderr.isatty())

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -124,7 +123,7 @@ def render_table(result: dict[str, Any]) -> str:
 
 
 def _list_models(settings: Any) -> int:
-    from core.embed.registry import list_embedders
+    from core.embed import list_embedders
 
     for s in list_embedders(settings):
         state = "usable" if s.usable else "NOT USABLE"
@@ -135,41 +134,21 @@ def _list_models(settings: Any) -> int:
     return 0
 
 
-class _Progress:
-    """Progress on stderr: a self-rewriting line on a terminal, a plain line every 10 s otherwise."""
-
-    def __init__(self, label: str, enabled: bool) -> None:
-        from core.progress import LineProgress
-
-        self.label = label
-        self.enabled = enabled and sys.stderr.isatty()
-        self.lines = LineProgress(f"{label}: texts embedded", every=10.0) if enabled and not self.enabled else None
-        self.last = 0.0
-
-    def __call__(self, done: int, total: int) -> None:
-        if self.lines is not None:
-            self.lines(done, total)
-        now = time.monotonic()
-        if self.enabled and (now - self.last > 0.2 or done == total):
-            self.last = now
-            sys.stderr.write(f"\r{self.label}: {done}/{total} texts embedded")
-            sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\n")
-
-
 def run(args: argparse.Namespace) -> int:
     from core.config import apply_overrides, load_settings
-    from core.embed.cache import EmbeddingCache
-    from core.embed.registry import resolve, usable_embedders
+    from core.embed import EmbeddingCache, resolve, usable_embedders
     from core.errors import InputError, SmithError
-    from core.evaluate.evaluation import BLIND_PREFIX, compare_results, evaluate_triples, is_blind
-    from core.evaluate.metrics import check_n_boot
-    from core.evaluate.table import write_table
-    from core.evaluate.triples import read_triples
+    from core.evaluate import (
+        BLIND_PREFIX,
+        check_n_boot,
+        compare_results,
+        evaluate_triples,
+        is_blind,
+        read_triples,
+        write_table,
+    )
     from core.output import check_output
+    from core.progress import console_progress
     from core.textio import atomic_write_json
 
     overrides = {"models.cache_dir": args.cache_dir, "models.threads": args.threads}
@@ -212,23 +191,23 @@ def run(args: argparse.Namespace) -> int:
             f"{path}: {len(ts)} triples ({ts.layout}), {len(ts.unique_texts())} distinct texts"
             + (f"; skipped {sum(bad.values())} row(s): " + ", ".join(f"{n} {r}" for r, n in bad.items()) if bad else "")
         )
-        bar = _Progress(Path(path).name, not args.quiet)
+        progress, close = console_progress(f"{Path(path).name}: texts embedded", enabled=not args.quiet)
         try:
             if args.engine == "local":
                 result = evaluate_triples(
-                    ts, names, cache, seed, bar, ties=args.ties, n_boot=args.n_boot, level=args.ci,
+                    ts, names, cache, seed, progress, ties=args.ties, n_boot=args.n_boot, level=args.ci,
                     settings=settings, overrides=per_model,
                 )  # fmt: skip
             else:
-                from core.evaluate.spread import evaluate_spread
+                from core.evaluate import evaluate_spread
 
                 result = evaluate_spread(
                     ts, names, engine_spec(args), settings=settings, cache_dir=args.cache_dir,
-                    cache_enabled=not args.no_cache, seed=seed, progress=bar, ties=args.ties, n_boot=args.n_boot,
+                    cache_enabled=not args.no_cache, seed=seed, progress=progress, ties=args.ties, n_boot=args.n_boot,
                     level=args.ci, overrides=per_model,
                 )  # fmt: skip
         finally:
-            bar.close()
+            close()
         d = result.to_dict(scores=args.scores)
         label = Path(path).stem
         while label in results:
@@ -238,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
 
             say(f"wrote {len(write_mteb_results(result, ts, args.out_mteb))} MTEB result file(s) under {args.out_mteb}")
         if args.plot:
-            from core.evaluate.plots import plot_eval
+            from core.evaluate import plot_eval
 
             say("wrote " + ", ".join(str(p) for p in plot_eval(result, args.plot, label)))
         results[label] = d

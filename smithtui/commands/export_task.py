@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from core.evaluate.triples import read_triples
+    from core.evaluate import read_triples
     from core.mteb_bridge import export_mteb_task
 
     ts = read_triples(args.triples, layout=args.layout, include_rejected=args.include_rejected)

@@ -58,7 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from core.config import load_settings
     from core.export import write_sentencesmith_csv
-    from core.foils.pipeline import FoilPipeline
+    from core.foils import FoilPipeline
     from core.inputs import expand_inputs, iter_inputs
     from core.output import check_output
     from core.textio import atomic_writer, to_json
@@ -208,7 +208,7 @@ def _write_collected(
     from core.export import write_jsonl, write_parquet, write_sentencesmith_csv, write_st_triplets
 
     if amr_out:
-        from core.foils.amr.export import write_amr_corpus
+        from core.foils import write_amr_corpus
 
         print(f"{write_amr_corpus(amr_out, records)} graphs → {amr_out}", file=sys.stderr)
     if fmt == "csv":

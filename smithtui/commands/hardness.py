@@ -37,10 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from core.config import load_settings
-    from core.embed.cache import EmbeddingCache
-    from core.embed.registry import resolve
-    from core.evaluate.hardness import hardness_report, markdown_table, summary_rows
-    from core.evaluate.metrics import check_n_boot
+    from core.embed import EmbeddingCache, resolve
+    from core.evaluate import check_n_boot, hardness_report, markdown_table, summary_rows
     from core.export import write_jsonl
     from core.output import check_output
     from core.progress import console_progress

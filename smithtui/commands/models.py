@@ -71,7 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _embedders(settings: Any) -> list[dict[str, Any]] | str:
     """Embedders from core.embed's registry, or why they cannot be listed (first-party: imported unguarded)."""
-    from core.embed.registry import list_embedders
+    from core.embed import list_embedders
 
     try:
         specs = list_embedders(settings)
@@ -108,7 +108,7 @@ def _print_rows(rows: list[dict[str, Any]], out: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from core.config import load_settings
-    from core.foils.registry import available_backends, check_backends, selected_backends
+    from core.foils import available_backends, check_backends, selected_backends
     from core.textio import to_json
 
     settings = load_settings(args.config, cli_overrides=backend_overrides(args))

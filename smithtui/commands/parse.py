@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _make_parser(args: argparse.Namespace) -> Any:
     from core.config import load_settings
-    from core.foils.registry import make_parser
+    from core.foils import make_parser
 
     overrides = {
         "pipeline.parser": args.parser,
@@ -103,7 +103,7 @@ def _texts(given: list[str]) -> list[str]:
 
 
 def _run_smatch(args: argparse.Namespace) -> int:
-    from core.foils.amr.smatch import score_parser
+    from core.foils import score_parser
     from core.progress import console_progress
 
     if args.text:

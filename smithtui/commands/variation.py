@@ -45,10 +45,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from core.config import load_settings
     from core.output import check_output
-    from core.progress import LineProgress
-    from core.variation.novelty import NoveltyParams
-    from core.variation.run import VariationConfig, VariationEvent, run_variation
-    from core.variation.ssm import SSMParams
+    from core.progress import console_progress
+    from core.variation import NoveltyParams, SSMParams, VariationConfig, VariationEvent, run_variation
 
     settings = load_settings(args.config, cli_overrides={"models.cache_dir": args.cache_dir})
     models = tuple(m.strip() for m in args.models.split(",") if m.strip())
@@ -69,23 +67,24 @@ def run(args: argparse.Namespace) -> int:
     )
     source = _source(settings, models)
     tty = sys.stderr.isatty()
-    last: dict[str, Any] = {"key": None, "lines": None}
+    last: dict[str, Any] = {"key": None, "progress": None, "close": lambda: None}
 
     def on_event(ev: VariationEvent) -> None:
         key = (ev.stage, ev.book, ev.model)
         if ev.message and (key != last["key"] or ev.stage == "done"):
             print(f"[{ev.stage}] {ev.book} {ev.message}".rstrip(), file=sys.stderr)
-        if key != last["key"] and not tty:  # a log or a pipe: a plain line every 10 s per stage
-            last["lines"] = LineProgress(f"  {ev.stage} {ev.book} {ev.model}".rstrip())
+        if key != last["key"]:  # a stage of its own: its own bar (a terminal) or a plain line every 10 s (a log)
+            last["close"]()
+            shown = not tty or ev.stage in ("embed", "analyse", "read")
+            last["progress"], last["close"] = console_progress(f"  {ev.stage} {ev.book} {ev.model}".rstrip(), enabled=shown)
         last["key"] = key
-        if last["lines"] is not None and ev.total:
-            last["lines"](ev.done, ev.total)
-        if tty and ev.total and ev.stage in ("embed", "analyse", "read"):
-            label = f"{ev.stage} {ev.book} {ev.model}".strip()
-            end = "\n" if ev.done >= ev.total else ""
-            print(f"\r  {label}: {ev.done}/{ev.total}", end=end, file=sys.stderr, flush=True)
+        if ev.total:
+            last["progress"](ev.done, ev.total)
 
-    result = run_variation(args.book, config, source, out, on_event=on_event)
+    try:
+        result = run_variation(args.book, config, source, out, on_event=on_event)
+    finally:
+        last["close"]()
     for err in result.errors:
         print(f"smithtui: skipped {err['book']}: {err['error']}" + (f" (hint: {err['hint']})" if err["hint"] else ""), file=sys.stderr)
     for r in result.books:
@@ -101,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _source(settings: Any, models: tuple[str, ...]) -> Any:
     """The registry-backed embedding source, after checking every model name is known and usable."""
-    from core.variation.run import RegistrySource
+    from core.variation import RegistrySource
 
     source = RegistrySource(settings.cache_dir(), settings)
     source.check(models)

@@ -44,7 +44,7 @@ def chunked(spec: Any, size: int) -> Any:
 
     Lexical baselines are left whole: they fit their vocabulary on the texts of one call, and are fast.
     """
-    from core.clsd.run import ModelSpec
+    from core.clsd import ModelSpec
     from core.progress import check_cancel, report
 
     if dict(spec.info).get("kind") == "lexical":
@@ -93,20 +93,7 @@ class CLSDScreen(JobScreen):
         Binding("t", "focus_results", "Results"),
     ]
 
-    DEFAULT_CSS = """
-    CLSDScreen { layout: vertical; }
-    CLSDScreen #clsd-form { height: auto; }
-    CLSDScreen #clsd-paths { width: 1fr; height: auto; }
-    CLSDScreen #clsd-paths Input { width: 1fr; }
-    CLSDScreen #clsd-models { width: 34; height: 8; }
-    CLSDScreen #clsd-buttons { width: 14; height: auto; }
-    CLSDScreen #clsd-progress-row { height: 1; }
-    CLSDScreen #clsd-status { width: 1fr; padding-left: 1; }
-    CLSDScreen #clsd-results { height: auto; max-height: 12; }
-    CLSDScreen #clsd-wrong-label { height: 1; }
-    CLSDScreen #clsd-wrong { height: 1fr; min-height: 6; }
-    CLSDScreen #clsd-detail { height: auto; max-height: 14; padding: 0 1; }
-    """
+    CSS_PATH = "clsd.tcss"
 
     @dataclass
     class Progress(Message):
@@ -151,7 +138,7 @@ class CLSDScreen(JobScreen):
 
     def _model_choices(self) -> list[Selection[str]]:
         try:
-            from core.embed.registry import list_embedders
+            from core.embed import list_embedders
 
             specs = list_embedders(self.settings)
         except SmithError:
@@ -236,8 +223,7 @@ class CLSDScreen(JobScreen):
     def _evaluate(
         self, data_path: str, pivot_path: str, columns: str, models: list[str], pos: bool, cancel: threading.Event
     ) -> None:
-        from core.clsd.data import PIVOT, check_pivot, read_dataset
-        from core.clsd.run import registry_model, run_clsd
+        from core.clsd import PIVOT, check_pivot, read_dataset, registry_model, run_clsd
 
         def job() -> Any:
             kwargs: dict[str, Any] = {}
@@ -280,7 +266,7 @@ class CLSDScreen(JobScreen):
             return  # a late message from a cancelled job
         r = msg.result
         self._results.append(r)
-        from core.clsd.data import direction_label
+        from core.clsd import direction_label
 
         excluded = ", ".join(f"{k}: {v}" for k, v in r.excluded.items()) or "-"
         self.query_one("#clsd-results", DataTable).add_row(
@@ -313,7 +299,7 @@ class CLSDScreen(JobScreen):
     # ----- rendering -----------------------------------------------------------------------------
 
     def _show_wrong(self, index: int) -> None:
-        from core.clsd.data import direction_label
+        from core.clsd import direction_label
 
         if self.report is None or not (0 <= index < len(self.report.results)):
             return

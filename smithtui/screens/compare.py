@@ -29,38 +29,6 @@ from smithtui.widgets.footer import FitFooter
 from smithtui.widgets.render import clip, score_cell
 
 
-class EvalProgress(Message):
-    def __init__(self, run: int, done: int, total: int, label: str = "") -> None:
-        super().__init__()
-        self.run, self.done, self.total, self.label = run, done, total, label
-
-
-class EvalStage(Message):
-    """The evaluation moved on to the next model (``core.evaluate.evaluate_triples``'s ``status``)."""
-
-    def __init__(self, run: int, text: str) -> None:
-        super().__init__()
-        self.run, self.text = run, text
-
-
-class EvalDone(Message):
-    def __init__(self, run: int, result: dict[str, Any], summary: str) -> None:
-        super().__init__()
-        self.run, self.result, self.summary = run, result, summary
-
-
-class TriplesLoaded(Message):
-    def __init__(self, path: str, triples: Any = None, error: str = "", hint: str = "") -> None:
-        super().__init__()
-        self.path, self.triples, self.error, self.hint = path, triples, error, hint
-
-
-class EvalFailed(Message):
-    def __init__(self, run: int, error: str, hint: str = "", cancelled: bool = False) -> None:
-        super().__init__()
-        self.run, self.error, self.hint, self.cancelled = run, error, hint, cancelled
-
-
 class CompareScreen(Screen[None]):
     """Models × (score, TACC, AUC, per-rule TACC) on a set of triples."""
 
@@ -72,6 +40,43 @@ class CompareScreen(Screen[None]):
         Binding("ctrl+s", "export_table", "Export table", id="compare.export"),
     ]
 
+    # -- the workers' messages (run: the run id, so a cancelled run's late messages are dropped) ----
+    class EvalProgress(Message):
+        """``progress(done, total)`` of the running evaluation (texts embedded)."""
+
+        def __init__(self, run: int, done: int, total: int, label: str = "") -> None:
+            super().__init__()
+            self.run, self.done, self.total, self.label = run, done, total, label
+
+    class EvalStage(Message):
+        """The evaluation moved on to the next model (``core.evaluate.evaluate_triples``'s ``status``)."""
+
+        def __init__(self, run: int, text: str) -> None:
+            super().__init__()
+            self.run, self.text = run, text
+
+    class EvalDone(Message):
+        """The run finished: ``EvalResult.to_dict()`` and a one-line summary."""
+
+        def __init__(self, run: int, result: dict[str, Any], summary: str) -> None:
+            super().__init__()
+            self.run, self.result, self.summary = run, result, summary
+
+    class TriplesLoaded(Message):
+        """A triples file was read (``triples``) or could not be (``error``, ``hint``)."""
+
+        def __init__(self, path: str, triples: Any = None, error: str = "", hint: str = "") -> None:
+            super().__init__()
+            self.path, self.triples, self.error, self.hint = path, triples, error, hint
+
+    class EvalFailed(Message):
+        """The run stopped: cancelled, a SmithError with its hint, or an unexpected error."""
+
+        def __init__(self, run: int, error: str, hint: str = "", cancelled: bool = False) -> None:
+            super().__init__()
+            self.run, self.error, self.hint, self.cancelled = run, error, hint, cancelled
+
+    # -- the screen -----------------------------------------------------------------------------
     def __init__(self) -> None:
         super().__init__(id="compare")
         self.source: str = "basket"  # "basket" | a file path
@@ -163,7 +168,7 @@ class CompareScreen(Screen[None]):
         if self.source != "basket":
             self._show_source()
             return
-        from core.evaluate.triples import triples_from_records
+        from core.evaluate import triples_from_records
 
         curation = self.app.curation
         records = curation.basket if curation is not None else []
@@ -178,16 +183,16 @@ class CompareScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="triples", exit_on_error=False)
     def load_worker(self, path: str) -> None:
         """Read a triples file off the UI thread (encoding sniffing, hashing)."""
-        from core.evaluate.triples import read_triples
+        from core.evaluate import read_triples
 
         try:
-            self.post_message(TriplesLoaded(path, read_triples(path)))
+            self.post_message(self.TriplesLoaded(path, read_triples(path)))
         except SmithError as exc:
-            self.post_message(TriplesLoaded(path, error=exc.message, hint=exc.hint))
+            self.post_message(self.TriplesLoaded(path, error=exc.message, hint=exc.hint))
         except Exception as exc:
-            self.post_message(TriplesLoaded(path, error=f"{type(exc).__name__}: {exc}"))
+            self.post_message(self.TriplesLoaded(path, error=f"{type(exc).__name__}: {exc}"))
 
-    def on_triples_loaded(self, message: TriplesLoaded) -> None:
+    def on_compare_screen_triples_loaded(self, message: TriplesLoaded) -> None:
         if message.error:
             text = message.error + (f" (hint: {message.hint})" if message.hint else "")
             self.app.notify(text, title="cannot read triples", severity="error", markup=False, timeout=10)
@@ -305,12 +310,12 @@ class CompareScreen(Screen[None]):
         worker = get_current_worker()
 
         def progress(done: int, total: int) -> None:
-            self.post_message(EvalProgress(run, done, total))
+            self.post_message(self.EvalProgress(run, done, total))
             if worker.is_cancelled:
                 cancel.set()
 
         try:
-            from core.evaluate.evaluation import evaluate_triples
+            from core.evaluate import evaluate_triples
 
             results = evaluate_triples(
                 triples,
@@ -321,25 +326,25 @@ class CompareScreen(Screen[None]):
                 cancel=cancel,
                 n_boot=0,  # the table shows point estimates; `smithtui evaluate` gives intervals
                 settings=self.app.settings,
-                status=lambda text: self.post_message(EvalStage(run, text)),
+                status=lambda text: self.post_message(self.EvalStage(run, text)),
             )
             summary = f"{len(triples)} triples · seed {self.app.settings.pipeline.seed}"
-            self.post_message(EvalDone(run, results.to_dict(), summary))
+            self.post_message(self.EvalDone(run, results.to_dict(), summary))
         except CancelledError:
-            self.post_message(EvalFailed(run, "cancelled", cancelled=True))
+            self.post_message(self.EvalFailed(run, "cancelled", cancelled=True))
         except SmithError as exc:
-            self.post_message(EvalFailed(run, exc.message, exc.hint))
+            self.post_message(self.EvalFailed(run, exc.message, exc.hint))
         except Exception as exc:
-            self.post_message(EvalFailed(run, f"{type(exc).__name__}: {exc}"))
+            self.post_message(self.EvalFailed(run, f"{type(exc).__name__}: {exc}"))
 
-    def on_eval_progress(self, message: EvalProgress) -> None:
+    def on_compare_screen_eval_progress(self, message: EvalProgress) -> None:
         if message.run != self.run_id:
             return
         self.counts = (message.done, message.total)
         self.query_one("#progress", ProgressBar).update(total=max(1, message.total), progress=message.done)
         self._show_progress()
 
-    def on_eval_stage(self, message: EvalStage) -> None:
+    def on_compare_screen_eval_stage(self, message: EvalStage) -> None:
         if message.run != self.run_id:
             return
         self.stage = message.text
@@ -347,21 +352,18 @@ class CompareScreen(Screen[None]):
 
     def progress_text(self) -> str:
         """``ETA … · done/total — model: embedding N texts (k/n models)`` of the running evaluation."""
-        from core.progress import format_eta
+        from core.progress import progress_line
 
-        done, total = self.counts
-        eta = format_eta(self._eta.update(done, total)) if self._eta is not None and total else ""
-        head = " · ".join(p for p in (eta, f"{done}/{total}" if total else "") if p)  # first: room is short at 80 columns
-        return f"{head} — {self.stage}" if head else self.stage
+        return progress_line(*self.counts, self.stage, self._eta)
 
     def _show_progress(self) -> None:
         self.query_one("#progress-label", Static).update(Text(self.progress_text(), overflow="ellipsis", no_wrap=True))
 
-    def on_eval_done(self, message: EvalDone) -> None:
+    def on_compare_screen_eval_done(self, message: EvalDone) -> None:
         if message.run != self.run_id:
             return
         self.running = False
-        from core.evaluate.table import table_rows
+        from core.evaluate import table_rows
 
         self.result = message.result
         self.rows = table_rows(self.result, ranked=True)
@@ -375,7 +377,7 @@ class CompareScreen(Screen[None]):
             note.append(f"\n{r['model']}: {r['error']}", style="yellow")
         self.query_one("#compare-note", Static).update(note)
 
-    def on_eval_failed(self, message: EvalFailed) -> None:
+    def on_compare_screen_eval_failed(self, message: EvalFailed) -> None:
         if message.run != self.run_id:
             return
         self.running = False
@@ -423,7 +425,7 @@ class CompareScreen(Screen[None]):
             return
         from pathlib import Path
 
-        from core.evaluate.table import write_table
+        from core.evaluate import write_table
 
         label = "basket" if self.source == "basket" else Path(self.source).stem
         try:

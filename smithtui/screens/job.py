@@ -28,7 +28,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Label, ProgressBar
 
 from core.errors import CancelledError, SmithError
-from core.progress import Eta, format_eta
+from core.progress import Eta, progress_line
 
 CANCEL_CHUNK = 32  # texts embedded between two cancel checks in the app: escape stops a job within ~1 s
 
@@ -156,12 +156,8 @@ class JobScreen(Screen):
         self._show_progress()
 
     def progress_text(self) -> str:
-        """``ETA … · done/total — stage`` of the running job."""
-        done, total = self.counts
-        eta = format_eta(self._eta.update(done, total)) if self._eta is not None and total else ""
-        counts = f"{done}/{total}" if total else ""
-        head = " · ".join(p for p in (eta, counts) if p)  # first: at 80 columns the stage may be cut off
-        return f"{head} — {self.stage}" if head and self.stage else self.stage or head
+        """``ETA … · done/total — stage`` of the running job (:func:`core.progress.progress_line`)."""
+        return progress_line(*self.counts, self.stage, self._eta)
 
     def _show_progress(self) -> None:
         self._status(self.progress_text())

@@ -115,19 +115,7 @@ class VariationScreen(JobScreen):
         Binding("slash", "search", "Filter"),
     ]
 
-    DEFAULT_CSS = """
-    VariationScreen { layout: vertical; }
-    VariationScreen #var-form { height: auto; }
-    VariationScreen #var-form Input { width: 1fr; }
-    VariationScreen #var-progress-row { height: 1; }
-    VariationScreen #var-status { width: 1fr; padding-left: 1; }
-    VariationScreen #var-maps { height: auto; max-height: 16; }
-    VariationScreen .var-map { width: auto; padding: 0 2 0 0; }
-    VariationScreen #var-series-label { height: 1; }
-    VariationScreen Sparkline { height: 3; }
-    VariationScreen DataTable { height: 1fr; }
-    VariationScreen #var-search { display: none; }
-    """
+    CSS_PATH = "variation.tcss"
 
     @dataclass
     class Progress(Message):
@@ -257,7 +245,7 @@ class VariationScreen(JobScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False)
     def _analyse(self, books: list[str], models: tuple[str, ...], cancel: threading.Event) -> None:
-        from core.variation.run import VariationConfig, VariationEvent, run_variation
+        from core.variation import VariationConfig, VariationEvent, run_variation
 
         def on_event(ev: VariationEvent) -> None:
             self.post_message(self.Progress(ev.stage, ev.book, ev.model, ev.done, ev.total, ev.message))
@@ -265,7 +253,7 @@ class VariationScreen(JobScreen):
         def job() -> Any:
             config = VariationConfig(models=models, max_sentences=self._max_sentences, figures=False)
             if self._source is None:
-                from core.variation.run import RegistrySource
+                from core.variation import RegistrySource
 
                 self._source = RegistrySource(self.settings.cache_dir(), self.settings, chunk_size=CANCEL_CHUNK)
             if hasattr(self._source, "check"):

@@ -569,7 +569,7 @@ class WorkbenchScreen(Screen[None]):
         foils: list[str],
         stale: Any,
     ) -> None:
-        from core.evaluate.spotcheck import check_model
+        from core.evaluate import check_model
 
         for model in models:
             if stale():
@@ -588,7 +588,7 @@ class WorkbenchScreen(Screen[None]):
     @work(thread=True, group="complete", exit_on_error=False)
     def complete_worker(self, row: Row, paraphrase: str, models: Sequence[str]) -> None:
         """Score what a decided foil is missing (validation, models), whatever the screen does meanwhile."""
-        from core.evaluate.spotcheck import check_model
+        from core.evaluate import check_model
 
         try:
             pipe = self.app.backends.pipeline()

@@ -373,14 +373,7 @@ def _antonyms(key: str, pos: str) -> tuple[Candidate, ...]:
         for i, src in senses:
             for ant in _derivational_antonyms(wn, src, pos, key):
                 add(2, i, sense_count(src), ant)
-    found.sort(key=lambda item: item[:3])
-    seen: set[str] = set()
-    ranked = []
-    for *_, cand in found:
-        if cand.lemma not in seen:
-            seen.add(cand.lemma)
-            ranked.append(cand)
-    return tuple(ranked)
+    return _ranked(found)
 
 
 def _derivational_antonyms(wn: Any, src: Any, pos: str, key: str) -> list[Any]:
@@ -503,12 +496,22 @@ def _hypernyms(key: str, pos: str, transitive: bool | None = None) -> tuple[Cand
             if name in {"entity.n.01", "physical_entity.n.01", "abstraction.n.06"}:
                 continue
             frontier.extend((h, depth + 1) for h in _up(synset))
+    return _ranked(found)
+
+
+def _ranked(found: list[tuple[Any, Any, Any, Candidate]]) -> tuple[Candidate, ...]:
+    """The candidates in order of their three sort keys, each lemma once (its best place).
+
+    >>> a, b = Candidate("cold", "cold.a.01", 1), Candidate("cool", "cool.a.01", 1)
+    >>> [c.lemma for c in _ranked([(1, 0, 0, a), (0, 0, 0, b), (2, 0, 0, a)])]
+    ['cool', 'cold']
+    """
     found.sort(key=lambda item: item[:3])
-    seen_lemmas: set[str] = set()
+    seen: set[str] = set()
     ranked = []
     for *_, cand in found:
-        if cand.lemma not in seen_lemmas:
-            seen_lemmas.add(cand.lemma)
+        if cand.lemma not in seen:
+            seen.add(cand.lemma)
             ranked.append(cand)
     return tuple(ranked)
 
