@@ -36,7 +36,7 @@ def main() -> None:
 
     from core.foils.pipeline import FoilPipeline
     from core.foils.rules.edits import ar_edits, hs_edits
-    from core.foils.rules.lexicon import ABSTRACT_SYNSETS
+    from core.foils.rules.hypernyms import ABSTRACT_SYNSETS
 
     try:
         from core.foils.rules.lexicon import is_synonym

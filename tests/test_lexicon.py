@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from core.foils.rules import antonyms as antonym_search
+from core.foils.rules import hypernyms as hypernym_search
 from core.foils.rules import lexicon
-from core.foils.rules.lexicon import Candidate, antonyms, hypernyms, wn_pos
+from core.foils.rules.antonyms import antonyms
+from core.foils.rules.hypernyms import hypernyms
+from core.foils.rules.lexicon import Candidate, wn_pos
 
 needs_wordnet = pytest.mark.skipif(not lexicon.wordnet_available(), reason="WordNet not installed: run `make wordnet`")
 
@@ -82,7 +86,7 @@ def test_hypernyms_walk_to_readable_levels_and_skip_abstract_tops():
     assert "diapsid" not in lemmas(hypernyms("snake", "NOUN"))
     for word in ("cat", "snake", "idea", "person", "team"):
         for cand in hypernyms(word, "NOUN"):
-            assert cand.synset not in lexicon.ABSTRACT_SYNSETS
+            assert cand.synset not in hypernym_search.ABSTRACT_SYNSETS
             assert cand.lemma not in {"entity", "object", "whole", "abstraction", "physical entity"}
     assert hypernyms("person", "NOUN") == []  # everything above person is too abstract
 
@@ -99,7 +103,7 @@ def test_lookups_are_cached_and_return_fresh_lists():
     first = hypernyms("cat", "NOUN")
     first.append(Candidate("x", "x", 0))
     assert Candidate("x", "x", 0) not in hypernyms("cat", "NOUN")
-    assert lexicon._hypernyms.cache_info().hits >= 1
+    assert hypernym_search._hypernyms.cache_info().hits >= 1
 
 
 @needs_wordnet
@@ -180,7 +184,9 @@ def test_concurrent_queries_from_worker_threads_agree_with_sequential_ones():
 
     def query(item):
         lemma, pos = item
-        return [c.lemma for c in lexicon.antonyms(lemma, pos)], [c.lemma for c in lexicon.hypernyms(lemma, pos)]
+        return [c.lemma for c in antonym_search.antonyms(lemma, pos)], [
+            c.lemma for c in hypernym_search.hypernyms(lemma, pos)
+        ]
 
     lexicon.clear_cache()
     with ThreadPoolExecutor(max_workers=8) as pool:

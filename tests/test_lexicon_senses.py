@@ -12,16 +12,9 @@ from pathlib import Path
 import pytest
 
 from core.errors import ConfigError
-from core.foils.rules.lexicon import (
-    ABSTRACT_SYNSETS,
-    LexicalOptions,
-    is_synonym,
-    sense_antonyms,
-    sense_hypernyms,
-    wordnet,
-    wordnet_available,
-    zipf,
-)
+from core.foils.rules.antonyms import sense_antonyms
+from core.foils.rules.hypernyms import ABSTRACT_SYNSETS, sense_hypernyms
+from core.foils.rules.lexicon import LexicalOptions, is_synonym, wordnet, wordnet_available, zipf
 from core.types import Edit, FoilCandidate, ParsedSentence, Realization
 
 needs_wordnet = pytest.mark.skipif(not wordnet_available(), reason="WordNet not installed (make wordnet)")
@@ -130,7 +123,9 @@ def test_hs_leaves_measures_times_groups_and_things_as_agents(parse):
     assert "winter" not in hs_words("Doctors urged parents to vaccinate their children before winter.")
     assert "bank" not in hs_words("He deposited the money at the bank.")  # the institution: -> "the company"
     assert "hospital" not in hs_words("The hospital opened a new ward.")  # the building as agent: metonymy
-    assert "plane" in hs_words("The plane landed safely at the airport.")  # an intransitive subject is no agent: "The aircraft landed"
+    assert "plane" in hs_words(
+        "The plane landed safely at the airport."
+    )  # an intransitive subject is no agent: "The aircraft landed"
     assert "hospital" in hs_words("They drove her to the hospital.")  # the building, not an agent: replaced
 
 

@@ -310,7 +310,8 @@ def test_hs_leaves_groups_and_keeps_the_sense_suffix_on_verbs():
 
 @needs_wordnet
 def test_hs_leaves_fixed_expressions_time_adverbials_and_hypernyms_read_in_another_sense():
-    from core.foils.rules.lexicon import carries_sense, set_phrase, wordnet
+    from core.foils.rules.hypernyms import carries_sense, set_phrase
+    from core.foils.rules.lexicon import wordnet
 
     wn = wordnet()
     assert not carries_sense(wn.lemma("depository.n.01.deposit"))  # "museum -> deposit": read as money
@@ -537,7 +538,7 @@ def test_hs_hypernym_fits_the_nouns_number_and_mass_use():
 
 @needs_wordnet
 def test_hs_never_offers_a_shallow_category_or_a_gerund_activity():
-    from core.foils.rules.lexicon import sense_hypernyms
+    from core.foils.rules.hypernyms import sense_hypernyms
 
     assert "water" not in [c.lemma for c in sense_hypernyms("bay.n.01", "bay")]  # depth 3: "the water of Naples"
     assert "getting" not in [c.lemma for c in sense_hypernyms("acquisition.n.01", "acquisition")]

@@ -29,9 +29,7 @@ from core.foils.amr.graph import (
     relayout,
     validate_graph,
 )
-from core.foils.rules.lexicon import (
-    wn_pos,
-)
+from core.foils.rules.lexicon import wn_pos
 from core.types import ParsedSentence, Token
 
 PRONOUNS = frozenset(

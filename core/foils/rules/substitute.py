@@ -16,6 +16,8 @@ from core.foils.amr.graph import (
 )
 from core.foils.parse.lex import adverb_to_adjective
 from core.foils.realize.morph import inflect
+from core.foils.rules.antonyms import has_antonyms, sense_antonyms
+from core.foils.rules.hypernyms import sense_hypernyms
 from core.foils.rules.index import (
     FUNCTION_WORDS,
     NOUN_ADVERBIAL_DEPS,
@@ -32,11 +34,8 @@ from core.foils.rules.lexicon import (
     UNIVERSAL_POS,
     Candidate,
     LexicalOptions,
-    has_antonyms,
     is_synonym,
     lexicalised_pair,
-    sense_antonyms,
-    sense_hypernyms,
     wn_pos,
     zipf,
 )

@@ -1,0 +1,326 @@
+"""WordNet hypernyms for HS: of a word (its frequent senses) or of one sense, readable ones only (never an abstract
+top category, a rare word, a lemma read in another sense, a phrase that is not set), best first.
+
+>>> hypernyms("cat", "NOUN")[0].lemma
+'feline'
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from core.foils.rules.lexicon import (
+    _QUERY_LOCK,
+    HYPERNYM_MIN_ZIPF,
+    SENSE_SHARE,
+    Candidate,
+    _acceptable,
+    _key,
+    _lemma_in,
+    _query,
+    _ranked,
+    _readable,
+    _source_lemmas,
+    _up,
+    sense_count,
+    word_frequency,
+    wordnet,
+    zipf,
+)
+
+# Hypernyms too abstract to make a readable foil ("The entity chased the mouse."): walked through, never offered.
+ABSTRACT_SYNSETS = frozenset(
+    {
+        "entity.n.01", "physical_entity.n.01", "abstraction.n.06", "object.n.01", "whole.n.02",
+        "thing.n.12", "thing.n.08", "matter.n.03", "causal_agent.n.01", "psychological_feature.n.01",
+        "attribute.n.02", "relation.n.01", "living_thing.n.01", "organism.n.01", "measure.n.02",
+        "communication.n.02", "event.n.01", "act.n.02", "state.n.02", "group.n.01", "artifact.n.01",
+        "instrumentality.n.03", "location.n.01", "cognition.n.01", "content.n.05", "part.n.01",
+        "unit.n.01", "being.n.01", "ability.n.02", "process.n.06", "quality.n.01", "property.n.02",
+        # issue 12: top categories a reader never accepts as a replacement ("cousin -> person", "hurricane ->
+        # atmospheric phenomenon", "team -> group", "fire -> happening")
+        "person.n.01", "people.n.01", "phenomenon.n.01", "natural_phenomenon.n.01", "physical_phenomenon.n.01",
+        "atmospheric_phenomenon.n.01", "unit.n.03", "social_group.n.01", "collection.n.01", "happening.n.01",
+        "activity.n.01", "action.n.01", "condition.n.01", "situation.n.01", "quantity.n.01", "kind.n.01",
+        "equipment.n.01", "game_equipment.n.01", "physical_object.n.01", "substance.n.01", "body.n.01",
+        "social_relation.n.01", "feeling.n.01", "concept.n.01", "idea.n.01",
+        # a person by sex alone reads as a slur or a police report ("The little male", "two females")
+        "male.n.02", "female.n.02",
+    }
+)  # fmt: skip
+
+
+# Abstract synsets still offered as a *direct* hypernym (none since issue 12 named "group" and "unit" abstract).
+_ALLOWED_DIRECT: frozenset[str] = frozenset()
+
+
+HYPERNYM_LEVELS = 2  # readable ancestors offered per sense (the nearest first)
+
+
+HYPERNYM_MAX_STEPS = 4  # how far up to walk through rare or abstract synsets
+
+
+MULTIWORD_EXTRA_ZIPF = 1.0  # a multi-word hypernym lemma must be this much more common than a single word
+
+
+NOUN_MIN_DEPTH = 4
+"""A noun hypernym at least this deep in WordNet (``min_depth``; entity is 0): the synsets 3 steps below the top
+are categories no reader accepts in place of a word ("bay -> water", "story -> message", "island -> land",
+"network -> system", all depth 3 on the PAWS originals)."""
+
+
+HYPERNYM_SENSE_SHARE = 0.25
+"""A hypernym word must carry the hypernym's sense on its own: in WordNet's tagged corpus that sense of the word is
+seen at least this share as often as the word's most frequent sense (for a word never seen there: it is one of its
+first two senses). A reader takes a word in its usual sense: "museum -> deposit" (a depository, the word's 5th
+sense), "side -> part" (region, seen 15 times against 113), "title -> head" (heading, never seen)."""
+
+
+PHRASE_MIN_LOG10 = -2.5
+"""A multi-word hypernym must be a set phrase: each next word at least this likely (log10) after the one before it
+in CMU's trigram LM ("ball game" -1.5 and "body part" -2.3 pass, "natural object" -5.1 and "time unit" -5.3 do not); without the
+LM (the fluency extra missing) no multi-word hypernym is offered. See docs/foil-rules.md."""
+
+
+# Verbs too light or too vague to stand in for another verb ("The cat went the mouse", "made a visit" -> "acted").
+LIGHT_VERBS = frozenset(
+    {
+        "be", "have", "do", "make", "get", "go", "change", "act", "cause", "interact", "travel", "move", "use",
+        "take", "give", "come", "put", "set", "let", "become", "hold", "keep", "happen", "occur", "exist",
+    }
+)  # fmt: skip
+
+
+VERB_MIN_FREQUENCY = 10  # a verb hypernym must be this frequent in the tagged corpus (readable, common)
+
+
+VERB_MAX_STEPS = 2  # verb hierarchies are shallow and get vague fast
+
+
+# WordNet verb frames with a direct object ("Somebody ----s something", ...) and without one.
+TRANSITIVE_FRAMES = frozenset({8, 9, 10, 11, 14, 15, 16, 17, 18, 19, 20, 21, 24, 25, 30, 31})
+
+
+INTRANSITIVE_FRAMES = frozenset({1, 2, 3, 4, 7, 12, 13, 22, 23, 27})
+
+
+def _verb_fits(synset: Any, name: str, transitive: bool | None) -> bool:
+    """A verb hypernym can replace the source verb: common, not a light verb, and (when the sentence
+    says) taking an object exactly when the source verb does (WordNet's verb frames)."""
+    if name in LIGHT_VERBS or word_frequency(name) < VERB_MIN_FREQUENCY:
+        return False
+    if transitive is None:
+        return True
+    frames = {f for lem in synset.lemmas() if lem.name() == name for f in lem.frame_ids()}
+    return bool(frames & (TRANSITIVE_FRAMES if transitive else INTRANSITIVE_FRAMES))
+
+
+def hypernyms(lemma: str, pos: str, transitive: bool | None = None) -> list[Candidate]:
+    """Readable hypernyms of ``lemma``'s most frequent senses, best first.
+
+    Senses: the first sense, plus senses whose frequency is at least a quarter of the top
+    sense's. For each sense the walk goes up through (instance) hypernyms, nearest first, skipping
+    over-abstract synsets (entity, object, whole, abstraction, ...) and *rare* synsets, whose best
+    lemma never occurs in WordNet's tagged corpus (``word_frequency == 0``; a multi-word lemma is
+    readable when each of its words occurs: ``snake -> diapsid`` is walked through to ``reptile``);
+    it offers up to two readable ancestors per sense within four steps. A synset's lemma is the one
+    most frequent in that sense, then the most frequent word form, then single words first.
+
+    >>> [c.lemma for c in hypernyms("snake", "NOUN")][:1]
+    ['reptile']
+    >>> [c.lemma for c in hypernyms("team", "NOUN")][:1]
+    ['organization']
+    >>> hypernyms("happy", "ADJ")
+    []
+    """
+    return _query(lemma, pos, lambda key, p: _hypernyms(key, p, transitive if p == "v" else None))
+
+
+def _best_lemma(synset: Any, source: str) -> tuple[str, bool] | None:
+    """The synset's most readable lemma and whether it is readable at all, or None when none is acceptable.
+
+    Lemmas rank by their frequency in this sense, then by word-form frequency, then single words
+    first. Readable: the word form occurs in the tagged corpus, or (multi-word) every word does.
+    """
+    best = None
+    for lem in synset.lemmas():
+        name = lem.name()
+        if not _acceptable(name, source):
+            continue
+        rank = (sense_count(lem), word_frequency(name), "_" not in name)
+        if best is None or rank > best[0]:
+            best = (rank, name)
+    if best is None:
+        return None
+    name = best[1]
+    readable = best[0][1] > 0 or ("_" in name and all(word_frequency(w) > 0 for w in name.split("_")))
+    return name, readable
+
+
+@lru_cache(maxsize=65536)
+def _hypernyms(key: str, pos: str, transitive: bool | None = None) -> tuple[Candidate, ...]:
+    wn = wordnet()
+    sources = _source_lemmas(wn, key, pos)
+    if not sources:
+        return ()
+    ranked_senses = sorted(enumerate(sources), key=lambda item: (-sense_count(item[1]), item[0]))
+    top_count = sense_count(ranked_senses[0][1])
+    senses = [ranked_senses[0]] + [
+        (i, s) for i, s in ranked_senses[1:] if sense_count(s) > 0 and sense_count(s) >= SENSE_SHARE * top_count
+    ]
+    found: list[tuple[int, int, int, Candidate]] = []  # (-score, sense index, depth, candidate)
+    for index, src in senses:
+        score = sense_count(src)
+        offered = 0
+        frontier = [(h, 1) for h in _up(src.synset())]
+        seen: set[str] = set()
+        while frontier and offered < HYPERNYM_LEVELS:
+            synset, depth = frontier.pop(0)
+            name = synset.name()
+            if name in seen or depth > (VERB_MAX_STEPS if pos == "v" else HYPERNYM_MAX_STEPS):
+                continue
+            seen.add(name)
+            abstract = name in ABSTRACT_SYNSETS and not (depth == 1 and name in _ALLOWED_DIRECT)
+            best = None if abstract else _best_lemma(synset, key)
+            if best is not None and best[1] and (pos != "v" or _verb_fits(synset, best[0], transitive)):
+                found.append((-score, index, depth, Candidate(_readable(best[0]), name, score)))
+                offered += 1
+            if name in {"entity.n.01", "physical_entity.n.01", "abstraction.n.06"}:
+                continue
+            frontier.extend((h, depth + 1) for h in _up(synset))
+    return _ranked(found)
+
+
+def carries_sense(lemma: Any) -> bool:
+    """The Lemma's word, read alone, most likely means this sense (:data:`HYPERNYM_SENSE_SHARE`).
+
+    >>> wn = wordnet()
+    >>> carries_sense(wn.lemma("depository.n.01.deposit")), carries_sense(wn.lemma("organ.n.01.organ"))
+    (False, True)
+    """
+    synset = lemma.synset()
+    pos = "a" if synset.pos() == "s" else synset.pos()
+    senses = _source_lemmas(wordnet(), lemma.name(), pos)
+    names = [s.synset().name() for s in senses]
+    if synset.name() not in names:
+        return False
+    counts = [sense_count(s) for s in senses]
+    top = max(counts)
+    if top == 0:
+        return names.index(synset.name()) < 2
+    return counts[names.index(synset.name())] >= HYPERNYM_SENSE_SHARE * top
+
+
+def set_phrase(name: str) -> bool:
+    """A multi-word lemma (``_`` or ``-`` between words) that the trigram LM knows as a phrase
+    (:data:`PHRASE_MIN_LOG10`); a single word is always True.
+
+    >>> set_phrase("vehicle"), set_phrase("ball_game"), set_phrase("natural_object")
+    (True, True, False)
+    """
+    parts = [w for w in re.split(r"[_-]", name.lower()) if w]
+    if len(parts) < 2:
+        return True
+    if len(parts) > 2:
+        return False  # "black and white", "man of letters": no parser reads them back as one concept either
+    from core.foils.fluency import phrase_log10_prob
+
+    prob = phrase_log10_prob(parts)
+    return prob is not None and prob >= PHRASE_MIN_LOG10
+
+
+_CONCRETE_LEXNAMES = frozenset(
+    {"noun.artifact", "noun.object", "noun.location", "noun.food", "noun.substance", "noun.plant", "noun.animal",
+     "noun.body", "noun.person", "noun.group"}
+)  # fmt: skip
+
+
+def gerund_concept(synset: Any) -> bool:
+    """The synset is named by a gerund and is no concrete thing: an activity or a state ("getting", "writing",
+    "ordering", "meaning"), which a reader does not take as a kind of the noun it replaces ("the acquisition" ->
+    "the getting"); "building" and "clothing" are things, and stay.
+
+    >>> wn = wordnet()
+    >>> gerund_concept(wn.synset("acquiring.n.01")), gerund_concept(wn.synset("building.n.01"))
+    (True, False)
+    """
+    head = synset.lemmas()[0].name().lower()
+    if synset.pos() != "n" or not head.endswith("ing") or synset.lexname() in _CONCRETE_LEXNAMES:
+        return False
+    stem = head[:-3]
+    wn = wordnet()
+    return any(wn.synsets(verb, "v") for verb in {stem, stem + "e", stem[:-1]} if verb)
+
+
+def _common_lemma(synset: Any, key: str, min_zipf: float) -> tuple[str, float] | None:
+    """The synset's most common acceptable lemma (single words first) and its Zipf frequency, or None
+    when none reaches ``min_zipf`` (a multi-word lemma needs :data:`MULTIWORD_EXTRA_ZIPF` more and must be a
+    :func:`set_phrase`), or when the word would be read in another sense (:func:`carries_sense`)."""
+    best: tuple[tuple[bool, float], str] | None = None
+    if gerund_concept(synset) and not key.endswith("ing"):
+        return None
+    for lem in synset.lemmas():
+        name = lem.name()
+        if not _acceptable(name, key):
+            continue
+        single = "_" not in name and "-" not in name
+        freq = zipf(name)
+        if freq < min_zipf + (0.0 if single else MULTIWORD_EXTRA_ZIPF):
+            continue
+        if not carries_sense(lem) or not set_phrase(name):
+            continue
+        if best is None or (single, freq) > best[0]:
+            best = ((single, freq), name)
+    return (best[1], best[0][1]) if best else None
+
+
+def sense_hypernyms(
+    synset_name: str, lemma: str, transitive: bool | None = None, min_zipf: float = HYPERNYM_MIN_ZIPF
+) -> list[Candidate]:
+    """Hypernyms of one sense, most common word first: its direct hypernyms, or (only when none of
+    them is usable) their hypernyms; never an abstract top category (:data:`ABSTRACT_SYNSETS`), a
+    word rarer than ``min_zipf``, or a lemma of the sense itself. Verbs also need :func:`_verb_fits`.
+
+    >>> [c.lemma for c in sense_hypernyms("hurricane.n.01", "hurricane")]
+    ['cyclone']
+    >>> [c.lemma for c in sense_hypernyms("cousin.n.01", "cousin")]
+    ['relative']
+    """
+    wordnet()
+    with _QUERY_LOCK:
+        return list(_sense_hypernyms(synset_name, _key(lemma), transitive, float(min_zipf)))
+
+
+@lru_cache(maxsize=65536)
+def _sense_hypernyms(synset_name: str, key: str, transitive: bool | None, min_zipf: float) -> tuple[Candidate, ...]:
+    wn = wordnet()
+    synset = wn.synset(synset_name)
+    src = _lemma_in(synset, key)
+    score = sense_count(src) if src is not None else 0
+    own = set(synset.lemma_names())
+    verb = synset.pos() == "v"
+    level = _up(synset)
+    for _depth in (1, 2):
+        found: list[tuple[float, Candidate]] = []
+        for hyp in level:
+            if hyp.name() in ABSTRACT_SYNSETS or (not verb and hyp.min_depth() < NOUN_MIN_DEPTH):
+                continue
+            best = _common_lemma(hyp, key, min_zipf)
+            if best is None or best[0] in own or (verb and not _verb_fits(hyp, best[0], transitive)):
+                continue
+            if all(c.lemma != _readable(best[0]) for _, c in found):
+                found.append((-best[1], Candidate(_readable(best[0]), hyp.name(), score)))
+        if found:
+            return tuple(c for _, c in sorted(found, key=lambda item: item[0]))
+        if verb and _depth >= VERB_MAX_STEPS:
+            break
+        level = [h for s in level for h in _up(s)]
+    return ()
+
+
+def clear_cache() -> None:
+    """Forget cached hypernym lookups (:func:`core.foils.rules.lexicon.clear_cache` calls this)."""
+    _hypernyms.cache_clear()
+    _sense_hypernyms.cache_clear()
