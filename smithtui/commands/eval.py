@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -136,20 +137,10 @@ def _list_models(settings: Any) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from core.config import apply_overrides, load_settings
-    from core.embed import EmbeddingCache, resolve, usable_embedders
-    from core.errors import InputError, SmithError
-    from core.evaluate import (
-        BLIND_PREFIX,
-        check_n_boot,
-        compare_results,
-        evaluate_triples,
-        is_blind,
-        read_triples,
-        write_table,
-    )
+    from core.embed import EmbeddingCache
+    from core.errors import InputError
+    from core.evaluate import compare_results
     from core.output import check_output
-    from core.progress import console_progress
-    from core.textio import atomic_write_json
 
     overrides = {"models.cache_dir": args.cache_dir, "models.threads": args.threads}
     settings = apply_overrides(load_settings(getattr(args, "config", None)), overrides)
@@ -159,19 +150,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("no triples given", hint="pass --triples FILE (or --list-models to see the embedders)")
     columns = _pairs(args.column, "column")
     per_model = _model_overrides(args.model_settings)
-    names = [n.strip() for n in args.models.split(",") if n.strip()] if args.models else usable_embedders(settings)
-    blind = [b.strip() for b in (args.blind or "").split(",") if b.strip() and b.strip() != "none"]
-    names = list(dict.fromkeys([*names, *(f"{BLIND_PREFIX}{b}" for b in blind)]))
     say = (lambda *a: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
-    for name in names:  # report unknown or unusable names before any work; they fail (exit 1), the rest run
-        if is_blind(name):
-            continue
-        try:
-            spec = resolve(name, settings)
-            if not spec.usable:
-                say(f"smithtui: warning: {name}: {spec.why_not} (hint: {spec.install_hint}); skipping it")
-        except SmithError as exc:
-            say(f"smithtui: warning: {exc}; skipping it")
+    names = _model_names(args, settings, say)
     for flag, target in (("--out", args.out), ("--out-csv", args.out_csv)):  # fail now, not after the embedding
         if target:
             check_output(target, flag=flag)
@@ -180,70 +160,130 @@ def run(args: argparse.Namespace) -> int:
     say(f"models: {', '.join(names)}")
 
     results: dict[str, dict[str, Any]] = {}
-    sets = []  # every file read and checked (and the bootstrap's memory budget) before any model is loaded
+    for path, ts in _read_sets(args, columns):
+        result = _evaluate_set(args, path, ts, names, cache, seed, settings, per_model, say)
+        label = Path(path).stem
+        while label in results:
+            label += "'"
+        results[label] = _report_set(args, path, ts, result, label, say)
+
+    comparison = compare_results(results) if len(results) > 1 else None
+    if comparison:
+        _print_comparison(results, comparison)
+    _write_outputs(args, results, comparison, say)
+    failed = [m["name"] for d in results.values() for m in d["models"] if not m["ok"]]
+    return 1 if failed else 0
+
+
+def _model_names(args: argparse.Namespace, settings: Any, say: Callable[[str], None]) -> list[str]:
+    """The models and blind baselines to score; unknown or unusable names are reported now, before any work
+    (they fail, exit 1, and the rest run)."""
+    from core.embed import resolve, usable_embedders
+    from core.errors import SmithError
+    from core.evaluate import BLIND_PREFIX, is_blind
+
+    names = [n.strip() for n in args.models.split(",") if n.strip()] if args.models else usable_embedders(settings)
+    blind = [b.strip() for b in (args.blind or "").split(",") if b.strip() and b.strip() != "none"]
+    names = list(dict.fromkeys([*names, *(f"{BLIND_PREFIX}{b}" for b in blind)]))
+    for name in names:
+        if is_blind(name):
+            continue
+        try:
+            spec = resolve(name, settings)
+            if not spec.usable:
+                say(f"smithtui: warning: {name}: {spec.why_not} (hint: {spec.install_hint}); skipping it")
+        except SmithError as exc:
+            say(f"smithtui: warning: {exc}; skipping it")
+    return names
+
+
+def _read_sets(args: argparse.Namespace, columns: Any) -> list[tuple[str, Any]]:
+    """Every triples file read and checked (and the bootstrap's memory budget) before any model is loaded."""
+    from core.evaluate import check_n_boot, read_triples
+
+    sets = []
     for path in args.triples:
         ts = read_triples(path, layout=args.layout, columns=columns, include_rejected=args.include_rejected)
         check_n_boot(args.n_boot, len(ts))
         sets.append((path, ts))
-    for path, ts in sets:
-        bad = ts.bad_counts()
-        say(
-            f"{path}: {len(ts)} triples ({ts.layout}), {len(ts.unique_texts())} distinct texts"
-            + (f"; skipped {sum(bad.values())} row(s): " + ", ".join(f"{n} {r}" for r, n in bad.items()) if bad else "")
-        )
-        progress, close = console_progress(f"{Path(path).name}: texts embedded", enabled=not args.quiet)
-        try:
-            if args.engine == "local":
-                result = evaluate_triples(
-                    ts, names, cache, seed, progress, ties=args.ties, n_boot=args.n_boot, level=args.ci,
-                    settings=settings, overrides=per_model,
-                )  # fmt: skip
-            else:
-                from core.evaluate import evaluate_spread
+    return sets
 
-                result = evaluate_spread(
-                    ts, names, engine_spec(args), settings=settings, cache_dir=args.cache_dir,
-                    cache_enabled=not args.no_cache, seed=seed, progress=progress, ties=args.ties, n_boot=args.n_boot,
-                    level=args.ci, overrides=per_model,
-                )  # fmt: skip
-        finally:
-            close()
-        d = result.to_dict(scores=args.scores)
-        label = Path(path).stem
-        while label in results:
-            label += "'"
-        if args.out_mteb:
-            from core.mteb_bridge import write_mteb_results
 
-            say(f"wrote {len(write_mteb_results(result, ts, args.out_mteb))} MTEB result file(s) under {args.out_mteb}")
-        if args.plot:
-            from core.evaluate import plot_eval
+def _evaluate_set(
+    args: argparse.Namespace, path: str, ts: Any, names: list[str], cache: Any, seed: int, settings: Any,
+    per_model: Any, say: Callable[[str], None],
+) -> Any:  # fmt: skip
+    """One file's evaluation, locally or spread over an engine, with a progress line."""
+    from core.evaluate import evaluate_triples
+    from core.progress import console_progress
 
-            say("wrote " + ", ".join(str(p) for p in plot_eval(result, args.plot, label)))
-        results[label] = d
-        print(f"\n{path}")
-        print(render_table(d))
-        for m in d["models"]:
-            for w in m["warnings"]:
-                say(f"smithtui: warning: {m['name']}: {w}")
-            if m["ok"]:
-                c = m["cache"]
-                say(f"  {m['name']}: {c.get('hits', 0)} cached, {c.get('embedded', 0)} embedded; "
-                    f"load {m['timings'].get('load_s', 0):.1f} s, encode {m['timings'].get('encode_s', 0):.1f} s")  # fmt: skip
-            else:
-                say(f"smithtui: {m['name']} not scored: {m['error']}" + (f" (hint: {m['hint']})" if m["hint"] else ""))
-        for reason, rows in d["dataset"]["bad_row_numbers"].items():
-            shown = ", ".join(map(str, rows[:10])) + (" ..." if len(rows) > 10 else "")
-            say(f"smithtui: skipped rows ({reason}): {shown}")
+    bad = ts.bad_counts()
+    say(
+        f"{path}: {len(ts)} triples ({ts.layout}), {len(ts.unique_texts())} distinct texts"
+        + (f"; skipped {sum(bad.values())} row(s): " + ", ".join(f"{n} {r}" for r, n in bad.items()) if bad else "")
+    )
+    progress, close = console_progress(f"{Path(path).name}: texts embedded", enabled=not args.quiet)
+    try:
+        if args.engine == "local":
+            return evaluate_triples(
+                ts, names, cache, seed, progress, ties=args.ties, n_boot=args.n_boot, level=args.ci,
+                settings=settings, overrides=per_model,
+            )  # fmt: skip
+        from core.evaluate import evaluate_spread
 
-    comparison = compare_results(results) if len(results) > 1 else None
-    if comparison:
-        print("\nHM side by side (Spearman of the model rankings: "
-              + ", ".join(f"{k} {_fmt(v)}" for k, v in comparison["spearman"].items()) + ")")  # fmt: skip
-        labels = list(results)
-        print("  ".join(["model".ljust(22), *(lab[:14].rjust(14) for lab in labels)]))
-        for row in comparison["rows"]:
-            print("  ".join([row["model"].ljust(22), *(_fmt(row[lab]).rjust(14) for lab in labels)]))
+        return evaluate_spread(
+            ts, names, engine_spec(args), settings=settings, cache_dir=args.cache_dir,
+            cache_enabled=not args.no_cache, seed=seed, progress=progress, ties=args.ties, n_boot=args.n_boot,
+            level=args.ci, overrides=per_model,
+        )  # fmt: skip
+    finally:
+        close()
+
+
+def _report_set(
+    args: argparse.Namespace, path: str, ts: Any, result: Any, label: str, say: Callable[[str], None]
+) -> dict[str, Any]:
+    """One file's result as a dict; its MTEB files and plots written, its table and warnings printed."""
+    d = result.to_dict(scores=args.scores)
+    if args.out_mteb:
+        from core.mteb_bridge import write_mteb_results
+
+        say(f"wrote {len(write_mteb_results(result, ts, args.out_mteb))} MTEB result file(s) under {args.out_mteb}")
+    if args.plot:
+        from core.evaluate import plot_eval
+
+        say("wrote " + ", ".join(str(p) for p in plot_eval(result, args.plot, label)))
+    print(f"\n{path}")
+    print(render_table(d))
+    for m in d["models"]:
+        for w in m["warnings"]:
+            say(f"smithtui: warning: {m['name']}: {w}")
+        if m["ok"]:
+            c = m["cache"]
+            say(f"  {m['name']}: {c.get('hits', 0)} cached, {c.get('embedded', 0)} embedded; "
+                f"load {m['timings'].get('load_s', 0):.1f} s, encode {m['timings'].get('encode_s', 0):.1f} s")  # fmt: skip
+        else:
+            say(f"smithtui: {m['name']} not scored: {m['error']}" + (f" (hint: {m['hint']})" if m["hint"] else ""))
+    for reason, rows in d["dataset"]["bad_row_numbers"].items():
+        shown = ", ".join(map(str, rows[:10])) + (" ..." if len(rows) > 10 else "")
+        say(f"smithtui: skipped rows ({reason}): {shown}")
+    return d
+
+
+def _print_comparison(results: dict[str, dict[str, Any]], comparison: dict[str, Any]) -> None:
+    print("\nHM side by side (Spearman of the model rankings: "
+          + ", ".join(f"{k} {_fmt(v)}" for k, v in comparison["spearman"].items()) + ")")  # fmt: skip
+    labels = list(results)
+    print("  ".join(["model".ljust(22), *(lab[:14].rjust(14) for lab in labels)]))
+    for row in comparison["rows"]:
+        print("  ".join([row["model"].ljust(22), *(_fmt(row[lab]).rjust(14) for lab in labels)]))
+
+
+def _write_outputs(
+    args: argparse.Namespace, results: dict[str, dict[str, Any]], comparison: Any, say: Callable[[str], None]
+) -> None:
+    from core.evaluate import write_table
+    from core.textio import atomic_write_json
 
     if args.out:
         doc: dict[str, Any] = (
@@ -255,5 +295,3 @@ def run(args: argparse.Namespace) -> int:
     if args.out_csv:
         write_table(args.out_csv, results, fmt="csv")
         say(f"wrote {args.out_csv}")
-    failed = [m["name"] for d in results.values() for m in d["models"] if not m["ok"]]
-    return 1 if failed else 0
