@@ -108,7 +108,7 @@ def load_data(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from core.clsd import PIVOT, check_pivot, direction_label, read_dataset, read_swaps, run_clsd
+    from core.clsd import run_clsd
     from core.config import load_settings
     from core.output import check_output
     from core.textio import atomic_write_csv, atomic_write_json
@@ -122,36 +122,8 @@ def run(args: argparse.Namespace) -> int:
     if args.pivot and args.translate:
         raise InputError("give --pivot or --translate, not both", hint="--pivot reads a file; --translate makes one")
     data = load_data(args)
-    pivot = None
-    if args.pivot:
-        kw: dict[str, Any] = {"condition": PIVOT, **({"allow_uneven": True} if args.allow_uneven else {})}
-        if data.layout == "generic":
-            task = next(iter(data.tasks.values()))
-            kw |= {
-                "source_column": args.source_column,
-                "target_column": args.target_column,
-                "distractor_columns": args.distractor_columns,
-                "source_lang": task.source_lang,
-                "target_lang": task.target_lang,
-            }
-        pivot = check_pivot(data, read_dataset(args.pivot, **kw))
-    elif args.translate or settings.clsd.translate_model:
-        from core.clsd import make_translator, translate_dataset, write_clsd
-
-        model = args.translate or settings.clsd.translate_model
-        progress, close = console_progress("translate", unit="texts")
-        pivot = translate_dataset(data, make_translator(model, device=settings.pipeline.device), progress=progress)
-        close()
-        if args.save_pivot:
-            write_clsd(pivot, args.save_pivot)
-            print(f"wrote the pivot set to {args.save_pivot}", file=sys.stderr)
-    swaps = None
-    if args.swaps:
-        dataset = args.swaps_dataset
-        if dataset is None:
-            name = Path(args.data).name.lower()
-            dataset = "wmt19" if "2019" in name else "wmt21" if "2021" in name else None
-        swaps = read_swaps(args.swaps, dataset=dataset)
+    pivot = _pivot(args, data, settings)
+    swaps = _swaps(args)
     models = [m.strip() for m in (args.models or DEFAULT_MODELS).split(",") if m.strip()]
     if not models:
         raise InputError("no models named", hint=f"pass --models, e.g. {DEFAULT_MODELS}")
@@ -181,6 +153,59 @@ def run(args: argparse.Namespace) -> int:
         rows = _row_table(report)
         cols = list(rows[0]) if rows else ["model"]
         atomic_write_csv(args.rows_out, rows, cols)
+    _print_report(args, report)
+    print(f"wrote {out}" + (f" and {args.rows_out}" if args.rows_out else ""), file=sys.stderr)
+    return 0
+
+
+def _pivot(args: argparse.Namespace, data: Any, settings: Any) -> Any:
+    """The English pivot set: read (``--pivot``, checked against the data), made by a translator
+    (``--translate`` or ``clsd.translate_model``, saved with ``--save-pivot``), or None."""
+    from core.clsd import PIVOT, check_pivot, read_dataset
+
+    if args.pivot:
+        kw: dict[str, Any] = {"condition": PIVOT, **({"allow_uneven": True} if args.allow_uneven else {})}
+        if data.layout == "generic":
+            task = next(iter(data.tasks.values()))
+            kw |= {
+                "source_column": args.source_column,
+                "target_column": args.target_column,
+                "distractor_columns": args.distractor_columns,
+                "source_lang": task.source_lang,
+                "target_lang": task.target_lang,
+            }
+        return check_pivot(data, read_dataset(args.pivot, **kw))
+    if args.translate or settings.clsd.translate_model:
+        from core.clsd import make_translator, translate_dataset, write_clsd
+
+        model = args.translate or settings.clsd.translate_model
+        progress, close = console_progress("translate", unit="texts")
+        pivot = translate_dataset(data, make_translator(model, device=settings.pipeline.device), progress=progress)
+        close()
+        if args.save_pivot:
+            write_clsd(pivot, args.save_pivot)
+            print(f"wrote the pivot set to {args.save_pivot}", file=sys.stderr)
+        return pivot
+    return None
+
+
+def _swaps(args: argparse.Namespace) -> Any:
+    """The swap annotations (``--swaps``; the dataset guessed from the data file's name when not given), or None."""
+    from core.clsd import read_swaps
+
+    if not args.swaps:
+        return None
+    dataset = args.swaps_dataset
+    if dataset is None:
+        name = Path(args.data).name.lower()
+        dataset = "wmt19" if "2019" in name else "wmt21" if "2021" in name else None
+    return read_swaps(args.swaps, dataset=dataset)
+
+
+def _print_report(args: argparse.Namespace, report: Any) -> None:
+    """The results table, the models not evaluated, and (``--pos``) the swapped word's POS breakdown."""
+    from core.clsd import direction_label
+
     print(f"{'model':<14} {'direction':<9} {'condition':<9} {'P@1':>6} {'pooled':>6} {'rows':>6}  excluded")
     for r in report.results:
         excl = ", ".join(f"{k}: {v}" for k, v in r.excluded.items()) or "-"
@@ -200,8 +225,6 @@ def run(args: argparse.Namespace) -> int:
                         f"  {row['pos']:<6} {row['n']:>4} {row['mean_cross_change']:>7.3f} {row['mean_mono_change']:>7.3f}"
                         f" {row['pearson']:>6.2f} {_fmt(row['won_share']):>6}"
                     )
-    print(f"wrote {out}" + (f" and {args.rows_out}" if args.rows_out else ""), file=sys.stderr)
-    return 0
 
 
 def _row_table(report: Any) -> list[dict[str, Any]]:
