@@ -8,7 +8,6 @@ and messages from a stale generation are dropped.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import threading
 import time
 from collections.abc import Sequence
@@ -26,9 +25,11 @@ from textual.widgets import DataTable, Header, Input, OptionList, Static, Tree
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from core.curation import PENDING, record_key, spotcheck_entry, word_overlap
+from core.curation import candidate_key, curated_record, word_overlap
 from core.errors import SmithError
-from core.types import RULE_NAMES, RULES
+from core.foils import explore as ev
+from core.record import CuratedRecord, FoilRecord
+from core.types import RULE_NAMES
 from smithtui.widgets.footer import FitFooter
 from smithtui.widgets.graph_tree import GraphTree
 from smithtui.widgets.render import (
@@ -52,64 +53,6 @@ class BackendStatus(Message):
     def __init__(self, name: str, state: str, detail: str = "") -> None:
         super().__init__()
         self.name, self.state, self.detail = name, state, detail
-
-
-class Parsed(Message):
-    def __init__(self, gen: int, parsed: Any, note: str = "") -> None:
-        super().__init__()
-        self.gen, self.parsed, self.note = gen, parsed, note
-
-
-class EditsFound(Message):
-    def __init__(self, gen: int, by_rule: dict[str, list[Any]]) -> None:
-        super().__init__()
-        self.gen, self.by_rule = gen, by_rule
-
-
-class CandidatesReady(Message):
-    def __init__(self, gen: int, candidates: list[Any]) -> None:
-        super().__init__()
-        self.gen, self.candidates = gen, candidates
-
-
-class VerdictsReady(Message):
-    def __init__(self, gen: int, indices: list[int], verdicts: list[list[Any]]) -> None:
-        super().__init__()
-        self.gen, self.indices, self.verdicts = gen, indices, verdicts
-
-
-class FluencyScored(Message):
-    """Each realized candidate's ``{scorer, source, foil, delta}`` (``core.foils.pipeline.FoilPipeline.fluency``)."""
-
-    def __init__(self, gen: int, indices: list[int], fluency: list[Any]) -> None:
-        super().__init__()
-        self.gen, self.indices, self.fluency = gen, indices, fluency
-
-
-class SpotChecked(Message):
-    def __init__(self, gen: int, model: str, indices: list[int], checks: list[Any], error: str = "") -> None:
-        super().__init__()
-        self.gen, self.model, self.indices, self.checks, self.error = gen, model, indices, checks, error
-
-
-class StageFailed(Message):
-    def __init__(self, gen: int, stage: str, error: str, hint: str = "") -> None:
-        super().__init__()
-        self.gen, self.stage, self.error, self.hint = gen, stage, error, hint
-
-
-class FoilScored(Message):
-    """A decided foil's missing verdicts and spot checks, computed after the decision (not tied to a generation)."""
-
-    def __init__(self, row: Any, paraphrase: str, models: Sequence[str]) -> None:
-        super().__init__()
-        self.row, self.paraphrase, self.models = row, paraphrase, tuple(models)
-
-
-class GenerationDone(Message):
-    def __init__(self, gen: int) -> None:
-        super().__init__()
-        self.gen = gen
 
 
 # -- state -------------------------------------------------------------------------------------
@@ -139,6 +82,15 @@ class Row:
     def edit(self) -> Any:
         return self.candidate.edit
 
+    def take(self, event: Any) -> None:
+        """Keep a scoring event's result for this row (:func:`core.foils.explore.score` of this row alone)."""
+        if isinstance(event, ev.Verdicts):
+            self.verdicts = list(event.verdicts[0])
+        elif isinstance(event, ev.FluencyScored):
+            self.fluency = event.fluency[0]
+        elif isinstance(event, ev.SpotChecked):
+            self.checks[event.model] = event.checks[0] if event.checks else None  # None: the model is unavailable
+
     def missing(self, models: Sequence[str]) -> list[str]:
         """What is not scored yet: ``"validation"``, ``"fluency"`` and/or model names."""
         if self.error:
@@ -150,29 +102,13 @@ class Row:
         )
 
     def key(self, paraphrase: str | None) -> str:
-        e = self.edit
-        return record_key(
-            {
-                "source": e.source.text,
-                "paraphrase": paraphrase or None,
-                "foil": self.text,
-                "rule": e.rule,
-                "variant": e.variant,
-                "nodes": list(e.nodes),
-            }
-        )
+        return candidate_key(self.candidate, paraphrase)
 
-
-from core.inputs import ENGLISH_HINT_WORDS, looks_english  # noqa: E402, F401 (moved to core for the CLI)
 
 NARROW, SHORT = 100, 30  # below these columns / rows the workbench goes compact
 FLUENCY_W = 5  # the fluency delta column: "+0.64"
 PARAPHRASE_MIN_OVERLAP = 0.3  # below this share of shared words a paraphrase is probably another sentence's
 SAME_SENTENCE_OVERLAP = 0.5  # an edited sentence sharing this much with the crafted one keeps its paraphrase
-
-
-def sentence_id(text: str) -> str:
-    return "wb-" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:10]
 
 
 # -- the screen --------------------------------------------------------------------------------
@@ -222,6 +158,7 @@ class WorkbenchScreen(Screen[None]):
         self.busy = False
         self._cancel: threading.Event | None = None
         self.timings: dict[str, float] = {}  # for the benchmark; never displayed
+        self.decided: tuple[FoilRecord, ...] = ()  # the engine's records of the last craft (ev.Decided)
         self.show_edit_column = False
         self.show_fluency_column = True
         self.foil_width = 40
@@ -497,131 +434,88 @@ class WorkbenchScreen(Screen[None]):
         self._setup_columns()
         self._fill_table()
 
-    # -- the worker ---------------------------------------------------------------------------
+    # -- the worker: core's events, forwarded ---------------------------------------------------
+    class Explored(Message):
+        """One pipeline event (:mod:`core.foils.explore`) of generation ``gen``, forwarded from a worker."""
+
+        def __init__(self, gen: int, event: Any) -> None:
+            super().__init__()
+            self.gen, self.event = gen, event
+
+    class GenerationDone(Message):
+        def __init__(self, gen: int) -> None:
+            super().__init__()
+            self.gen = gen
+
+    class FoilScored(Message):
+        """A decided foil's missing verdicts and spot checks, computed after the decision (not tied to a generation)."""
+
+        def __init__(self, row: Any, paraphrase: str, models: Sequence[str]) -> None:
+            super().__init__()
+            self.row, self.paraphrase, self.models = row, paraphrase, tuple(models)
+
+    def _provenance(self) -> dict[str, Any]:
+        try:
+            return self.app.backends.provenance()
+        except Exception:
+            return {"seed": self.app.settings.pipeline.seed}
+
     @work(thread=True, exclusive=True, group="generate", exit_on_error=False)
     def generate_worker(
         self, gen: int, sentence: str, paraphrase: str, models: Sequence[str], cancel: threading.Event
     ) -> None:
+        """Forward ``FoilPipeline.explore``'s events as they come; a cancel stops pulling (no further stage runs)."""
         worker = get_current_worker()
-
-        def stale() -> bool:
-            return worker.is_cancelled or cancel.is_set()
-
-        post = self.post_message
         backends = self.app.backends
         try:
-            pipe = backends.pipeline()
-            parsed = pipe.parse_one(sentence)
-            note = "" if not parsed.ok or looks_english(parsed.text) else (
-                "This does not look like English: the parser and the rules are English-only, expect odd foils."
+            events = ev.explore(  # = FoilPipeline.explore, on whatever pipeline the app holds
+                backends.pipeline(), sentence, paraphrase or None, models=models, embedder_for=backends.embedder,
+                provenance=self._provenance(),
             )
-            post(Parsed(gen, parsed, note))
-            if not parsed.ok or stale():
-                return
-            by_rule = pipe.edits(parsed)
-            post(EditsFound(gen, by_rule))
-            edits = [e for rule in RULES for e in by_rule.get(rule, [])]
-            if not edits or stale():
-                return
-            candidates = pipe.realize(edits)
-            post(CandidatesReady(gen, candidates))
-            ok = [i for i, c in enumerate(candidates) if c.realization.error is None]
-            if not ok or stale():
-                return
-            self._spot_checks(gen, parsed.text, paraphrase, models, ok, [candidates[i].text for i in ok], stale)
-            if stale():
-                return
-            self._fluency(gen, pipe, ok, [candidates[i] for i in ok])
-            if stale():
-                return
-            try:
-                verdicts = pipe.validate([candidates[i] for i in ok])
-            except SmithError as exc:
-                post(StageFailed(gen, "validation", exc.message, exc.hint))
-                verdicts = [[] for _ in ok]
-            except Exception as exc:  # foils stay on screen without verdicts
-                post(StageFailed(gen, "validation", f"{type(exc).__name__}: {exc}"))
-                verdicts = [[] for _ in ok]
-            post(VerdictsReady(gen, ok, verdicts))
-        except SmithError as exc:
-            post(StageFailed(gen, "generate", exc.message, exc.hint))
+            for event in events:
+                self.post_message(self.Explored(gen, event))
+                if worker.is_cancelled or cancel.is_set():
+                    break
         except Exception as exc:  # the app stays usable whatever a backend does
-            post(StageFailed(gen, "generate", f"{type(exc).__name__}: {exc}"))
+            self.post_message(self.Explored(gen, ev.failure("generate", exc)))
         finally:
-            post(GenerationDone(gen))
+            self.post_message(self.GenerationDone(gen))
 
-    def _fluency(self, gen: int, pipe: Any, indices: list[int], candidates: list[Any]) -> None:
-        """Score the foils' fluency against their source (a failure is reported; the column says n/a)."""
+    def _score(self, gen: int, candidates: list[Any], indices: list[int], paraphrase: str, models: Sequence[str],
+               *, validate: bool = True, fluency: bool = True) -> None:  # fmt: skip
+        """Forward the scoring events (:func:`core.foils.explore.score`) of some candidates."""
+        backends = self.app.backends
         try:
-            fluency = pipe.fluency(candidates)
-        except SmithError as exc:
-            self.post_message(StageFailed(gen, "fluency", exc.message, exc.hint))
-            fluency = [{"scorer": pipe.settings.fluency, "source": None, "foil": None, "delta": None} for _ in candidates]
-        self.post_message(FluencyScored(gen, indices, fluency))
-
-    def _spot_checks(
-        self,
-        gen: int,
-        source: str,
-        paraphrase: str,
-        models: Sequence[str],
-        indices: list[int],
-        foils: list[str],
-        stale: Any,
-    ) -> None:
-        from core.evaluate.spotcheck import check_model
-
-        for model in models:
-            if stale():
-                return
-            try:
-                embedder = self.app.backends.embedder(model)
-            except SmithError as exc:
-                self.post_message(SpotChecked(gen, model, indices, [], str(exc)))
-                continue
-            except Exception as exc:
-                self.post_message(SpotChecked(gen, model, indices, [], f"{type(exc).__name__}: {exc}"))
-                continue
-            checks = check_model(embedder, source, foils, paraphrase or None, name=model)
-            self.post_message(SpotChecked(gen, model, indices, checks))
+            for event in ev.score(backends.pipeline(), candidates, indices, paraphrase or None, models=models,
+                                  embedder_for=backends.embedder, validate=validate, fluency=fluency):  # fmt: skip
+                self.post_message(self.Explored(gen, event))
+        except Exception as exc:
+            self.post_message(self.Explored(gen, ev.failure("re-score", exc)))
 
     @work(thread=True, group="complete", exit_on_error=False)
     def complete_worker(self, row: Row, paraphrase: str, models: Sequence[str]) -> None:
-        """Score what a decided foil is missing (validation, models), whatever the screen does meanwhile."""
-        from core.evaluate.spotcheck import check_model
-
+        """Score what a decided foil is missing (validation, fluency, models), whatever the screen does meanwhile."""
+        backends = self.app.backends
+        todo = [m for m in models if m not in row.checks]
         try:
-            pipe = self.app.backends.pipeline()
-            if row.verdicts is None:
-                row.verdicts = list(pipe.validate([row.candidate])[0])
-            if row.fluency is None:
-                row.fluency = pipe.fluency([row.candidate])[0]
-            for model in models:
-                if model not in row.checks:
-                    try:
-                        embedder = self.app.backends.embedder(model)
-                    except Exception:
-                        row.checks[model] = None  # unavailable: reported on the status line already
-                        continue
-                    [row.checks[model]] = check_model(
-                        embedder, row.edit.source.text, [row.text], paraphrase or None, name=model
-                    )
-        except SmithError as exc:
-            self.post_message(StageFailed(self.gen, "scoring a decided foil", exc.message, exc.hint))
-            return
+            for event in ev.score(backends.pipeline(), [row.candidate], [row.index], paraphrase or None, models=todo,
+                                  embedder_for=backends.embedder, validate=row.verdicts is None,
+                                  fluency=row.fluency is None):  # fmt: skip
+                if isinstance(event, ev.StageFailed):
+                    self.post_message(self.Explored(self.gen, replace(event, stage="scoring a decided foil")))
+                    return
+                row.take(event)
         except Exception as exc:
-            self.post_message(StageFailed(self.gen, "scoring a decided foil", f"{type(exc).__name__}: {exc}"))
+            self.post_message(self.Explored(self.gen, ev.failure("scoring a decided foil", exc)))
             return
-        self.post_message(FoilScored(row, paraphrase, models))
+        self.post_message(self.FoilScored(row, paraphrase, models))
 
-    def on_foil_scored(self, message: FoilScored) -> None:
+    def on_workbench_screen_foil_scored(self, message: FoilScored) -> None:
         curation = self.app.curation
         if curation is None:
             return
-        record = self._record(message.row, message.paraphrase)
-        record[PENDING] = message.row.missing(message.models)
         try:
-            completed = curation.complete(record)
+            completed = curation.complete(self.curated(message.row, message.paraphrase, message.models))
         except SmithError as exc:
             self.app.notify(str(exc), severity="error", markup=False)
             return
@@ -632,20 +526,26 @@ class WorkbenchScreen(Screen[None]):
     @work(thread=True, group="rescore", exit_on_error=False)
     def rescore_worker(self, gen: int, index: int, candidate: Any, paraphrase: str, models: Sequence[str]) -> None:
         """Re-validate and re-check one hand-edited foil."""
-        try:
-            self._spot_checks(gen, candidate.edit.source.text, paraphrase, models, [index], [candidate.text], lambda: False)
-            self._fluency(gen, self.app.backends.pipeline(), [index], [candidate])
-            verdicts = self.app.backends.pipeline().validate([candidate])
-            self.post_message(VerdictsReady(gen, [index], verdicts))
-        except SmithError as exc:
-            self.post_message(StageFailed(gen, "re-score", exc.message, exc.hint))
-        except Exception as exc:
-            self.post_message(StageFailed(gen, "re-score", f"{type(exc).__name__}: {exc}"))
+        self._score(gen, [candidate], [index], paraphrase, models)
 
     # -- messages -----------------------------------------------------------------------------
-    def on_parsed(self, message: Parsed) -> None:
+    def on_workbench_screen_explored(self, message: Explored) -> None:
+        """Show one pipeline event of the current generation (a stale one is dropped)."""
         if message.gen != self.gen:
             return
+        show = {
+            ev.Parsed: self._show_parsed,
+            ev.EditsFound: self._show_edits,
+            ev.CandidatesRealized: self._show_candidates,
+            ev.SpotChecked: self._show_spot_check,
+            ev.FluencyScored: self._show_fluency,
+            ev.Verdicts: self._show_verdicts,
+            ev.Decided: self._show_decided,
+            ev.StageFailed: self._show_failure,
+        }[type(message.event)]
+        show(message.event)
+
+    def _show_parsed(self, message: ev.Parsed) -> None:
         self.timings["parsed"] = time.perf_counter()
         parsed = message.parsed
         self.parsed = parsed
@@ -658,27 +558,21 @@ class WorkbenchScreen(Screen[None]):
         if message.note:
             self.app.notify(message.note, severity="warning", markup=False)
 
-    def on_edits_found(self, message: EditsFound) -> None:
-        if message.gen != self.gen:
-            return
-        self.by_rule = message.by_rule
+    def _show_edits(self, message: ev.EditsFound) -> None:
+        self.by_rule = dict(message.by_rule)
         self._fill_rules()
         if not any(message.by_rule.values()):
             self.query_one("#detail", Static).update(
                 Text("No rule applies to this sentence: try one with a verb, its subject and object.", style="yellow")
             )
 
-    def on_candidates_ready(self, message: CandidatesReady) -> None:
-        if message.gen != self.gen:
-            return
+    def _show_candidates(self, message: ev.CandidatesRealized) -> None:
         self.rows = [Row(i, c) for i, c in enumerate(message.candidates)]
         self._fill_rules()
         self._fill_table()
         self.timings["candidates"] = time.perf_counter()
 
-    def on_verdicts_ready(self, message: VerdictsReady) -> None:
-        if message.gen != self.gen:
-            return
+    def _show_verdicts(self, message: ev.Verdicts) -> None:
         table = self.query_one("#candidates", DataTable)
         for i, verdicts in zip(message.indices, message.verdicts, strict=True):
             self.rows[i].verdicts = list(verdicts)
@@ -687,9 +581,7 @@ class WorkbenchScreen(Screen[None]):
         self.timings["verdicts"] = time.perf_counter()
         self._show_detail()
 
-    def on_fluency_scored(self, message: FluencyScored) -> None:
-        if message.gen != self.gen:
-            return
+    def _show_fluency(self, message: ev.FluencyScored) -> None:
         table = self.query_one("#candidates", DataTable)
         for i, fluency in zip(message.indices, message.fluency, strict=True):
             self.rows[i].fluency = fluency
@@ -701,9 +593,7 @@ class WorkbenchScreen(Screen[None]):
     def _fluency_text(self, row: Row) -> Text:
         return Text("") if row.error else fluency_cell(row.fluency, self.app.settings.pipeline.fluency_threshold)
 
-    def on_spot_checked(self, message: SpotChecked) -> None:
-        if message.gen != self.gen:
-            return
+    def _show_spot_check(self, message: ev.SpotChecked) -> None:
         table = self.query_one("#candidates", DataTable)
         if message.error:
             if message.model not in self._model_errors:
@@ -721,14 +611,16 @@ class WorkbenchScreen(Screen[None]):
         self.timings[f"model:{message.model}"] = time.perf_counter()
         self._show_detail()
 
-    def on_stage_failed(self, message: StageFailed) -> None:
-        if message.gen != self.gen:
-            return
+    def _show_decided(self, message: ev.Decided) -> None:
+        self.decided = message.records  # the engine's records (as `smithtui foils` writes them), for a look or a test
+        self.timings["decided"] = time.perf_counter()
+
+    def _show_failure(self, message: ev.StageFailed) -> None:
         text = message.error + (f"\nhint: {message.hint}" if message.hint else "")
         self.app.notify(text, title=f"{message.stage} failed", severity="error", markup=False, timeout=10)
         self.query_one("#detail", Static).update(Text(f"{message.stage} failed: {message.error}", style="red"))
 
-    def on_generation_done(self, message: GenerationDone) -> None:
+    def on_workbench_screen_generation_done(self, message: GenerationDone) -> None:
         if message.gen != self.gen:
             return
         self.busy = False
@@ -944,28 +836,19 @@ class WorkbenchScreen(Screen[None]):
         detail.update(text)
 
     # -- curation -------------------------------------------------------------------------------
-    def _record(self, row: Row, paraphrase: str | None = None) -> dict[str, Any]:
-        """The basket record of a row; ``pending`` lists what is not scored yet (completed later)."""
-        paraphrase = self.paraphrase if paraphrase is None else paraphrase
+    def curated(self, row: Row, paraphrase: str | None = None, models: Sequence[str] | None = None) -> CuratedRecord:
+        """The basket record of a row (:func:`core.curation.curated_record`); ``pending`` lists what is not
+        scored yet for ``models`` (default: the shown ones), completed later."""
+        return curated_record(
+            self.app.backends.pipeline(), row.candidate, row.verdicts, row.fluency,
+            paraphrase=self.paraphrase if paraphrase is None else paraphrase, provenance=self._provenance(),
+            checks=row.checks, original_foil=row.original_text if row.edited else None,
+            pending=row.missing(self.models if models is None else models),
+        )  # fmt: skip
 
-        try:
-            prov = self.app.backends.provenance()
-        except Exception:
-            prov = {"seed": self.app.settings.pipeline.seed}
-        record = self.app.backends.pipeline().record(  # core owns the record and the decision: forwarded as is
-            row.candidate,
-            row.verdicts,
-            row.fluency,
-            row_id=sentence_id(row.edit.source.text),
-            paraphrase=paraphrase or None,
-            provenance=prov,
-        )
-        record["spotcheck"] = {m: spotcheck_entry(c) for m, c in row.checks.items() if c is not None and c.ok}
-        record["edited_by_hand"] = row.edited
-        if row.edited:
-            record["original_foil"] = row.original_text
-        record[PENDING] = row.missing(self.models)
-        return record
+    def _record(self, row: Row, paraphrase: str | None = None) -> dict[str, Any]:
+        """:meth:`curated` as JSON (what the journal stores)."""
+        return self.curated(row, paraphrase).to_json()
 
     def _decide(self, action: str) -> None:
         curation = self.app.require_curation()
@@ -978,14 +861,14 @@ class WorkbenchScreen(Screen[None]):
         if row.error:
             self.app.notify("this edit could not be realized: nothing to keep", severity="warning")
             return
-        record = self._record(row)
+        record = self.curated(row)
         try:
             getattr(curation, action)(record)
         except SmithError as exc:
             self.app.notify(str(exc), severity="error", markup=False, timeout=10)
             return
         self.app.undo_armed = None
-        if record[PENDING]:  # decided before its scores arrived: the basket entry is completed when they do
+        if record.pending:  # decided before its scores arrived: the basket entry is completed when they do
             snapshot = replace(row, verdicts=None if row.verdicts is None else list(row.verdicts), checks=dict(row.checks))
             self.complete_worker(snapshot, self.paraphrase, self.models)
         self._refresh_marks()
@@ -1101,11 +984,16 @@ class WorkbenchScreen(Screen[None]):
         if self.parsed is not None and self.rows:
             self._fill_table()
             ok = [r.index for r in self.rows if not r.error]
-            self.models_worker(self.gen, self.parsed.text, self.paraphrase, models, ok, [self.rows[i].text for i in ok])
+            self.models_worker(self.gen, self.paraphrase, models, ok, [self.rows[i].candidate for i in ok])
 
     @work(thread=True, exclusive=True, group="models", exit_on_error=False)
     def models_worker(
-        self, gen: int, source: str, paraphrase: str, models: Sequence[str], indices: list[int], foils: list[str]
+        self, gen: int, paraphrase: str, models: Sequence[str], indices: list[int], candidates: list[Any]
     ) -> None:
+        """Spot-check the shown foils with models chosen after they were crafted."""
         worker = get_current_worker()
-        self._spot_checks(gen, source, paraphrase, models, indices, foils, lambda: worker.is_cancelled)
+        for model in models:
+            if worker.is_cancelled:
+                return
+            event = ev.spot_check(model, candidates, tuple(indices), paraphrase or None, self.app.backends.embedder)
+            self.post_message(self.Explored(gen, event))
