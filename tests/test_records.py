@@ -110,3 +110,18 @@ def test_curated_records_round_trip_and_a_malformed_journal_record_is_a_skipped_
     result = export_records(session.basket, tmp_path / "basket.jsonl")
     assert result.count == 1
     session.close()
+
+
+def test_read_triples_takes_empty_cells_as_null_and_refuses_a_kept_that_is_not_a_boolean() -> None:
+    """Foil-engine rows from Parquet or pandas carry NaN for a missing value; a CSV's 'False' is no decision."""
+    rows = [
+        {"source": float("nan"), "paraphrase": "P.", "foil": "F.", "rule": "PN", "variant": float("nan"), "kept": True},
+        {"source": "S.", "paraphrase": "P.", "foil": "F.", "rule": "PN", "error": float("nan"), "kept": "False"},
+        {"source": "S.", "paraphrase": "P.", "foil": "F.", "rule": "PN", "error": float("nan"), "kept": True},
+    ]
+    triples = triples_from_records(rows, layout="foil-engine")
+    assert [t.row for t in triples.triples] == [3]
+    assert triples.bad_counts() == {
+        "missing source": 1,
+        "malformed foil record: a foil record's 'kept' is str, not true, false or null": 1,
+    }

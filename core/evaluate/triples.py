@@ -39,6 +39,7 @@ from core.types import RULES
 
 LAYOUTS: tuple[str, ...] = ("foil-engine", "sentencesmith", "generic")
 _READ = ("source", "paraphrase", "foil", "rule", "variant", "id", "error", "kept")  # the record fields a triple needs
+_NULLS = dict.fromkeys(("paraphrase", "foil", "rule", "error", "kept"))  # an empty cell of these is null, else ""
 PARQUET_SUFFIXES = (".parquet", ".pq")
 
 SENTENCESMITH_RULES: Mapping[str, str] = {
@@ -232,7 +233,8 @@ def triples_from_records(
     for n, rec in enumerate(rows, first_row):
         if layout == "foil-engine":
             try:
-                typed = as_foil({k: rec[k] for k in _READ if k in rec})  # malformed: a bad row, in one line
+                read = {k: _NULLS.get(k, "") if _missing(rec[k]) else rec[k] for k in _READ if k in rec}  # NaN cells
+                typed = as_foil(read)  # a malformed record is a bad row, said in one line
             except InputError as exc:
                 bad.append(BadRow(n, f"malformed foil record: {exc.message}"))
                 continue
