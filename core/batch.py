@@ -28,6 +28,7 @@ from core.engines import EngineSpec, run_tasks
 from core.errors import ConfigError, InputError
 from core.inputs import expand_inputs, file_labels, iter_inputs
 from core.progress import ProgressCallback, report
+from core.record import as_foil
 from core.shards import PART_FORMATS, Shard, ShardedOutput, count_shards, encode_jsonl, input_files, shard_rows
 
 DEFAULT_SHARD_SIZE = 500
@@ -60,12 +61,12 @@ def craft_part(job: ShardJob, shard: Shard) -> dict[str, Any]:
         data = encode_parquet(records)
     else:
         data = encode_jsonl(records)
-    foils = [r for r in records if r.get("foil") and not r.get("error")]
+    foils = [r for r in map(as_foil, records) if r.has_foil]  # foil None: a refused edit or a failed sentence
     info = {
         "rows": len(shard.rows),
         "records": len(records),
         "foils": len(foils),
-        "kept": sum(bool(r.get("kept")) for r in foils),
+        "kept": sum(r.kept is True for r in foils),
         "errors": len(records) - len(foils),
     }
     seconds = round(time.perf_counter() - start, 3)
@@ -233,7 +234,7 @@ def craft_records(
     for outcome in run_tasks(engine, _shard_records, tasks, cancel=cancel, warm=(warm_up, (settings, validate))):
         if outcome.error is not None:
             rows_of = shards[outcome.key].rows
-            done[outcome.key] = [error_record(r.id, r.sentence, r.paraphrase, "worker", outcome.error, None) for r in rows_of]
+            done[outcome.key] = [error_record(r.id, r.sentence, r.paraphrase, "worker", outcome.error, None).to_json() for r in rows_of]
         else:
             done[outcome.key] = outcome.value
         report(progress, sum(len(shards[i].rows) for i in done), len(rows))

@@ -33,7 +33,6 @@ Journal entries (one JSON object a line, ``v`` = format version)::
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -44,12 +43,11 @@ from typing import Any, NamedTuple
 from core.errors import InputError, SmithError
 from core.journal import Journal, JournalLocked
 from core.provenance import timestamp
+from core.record import PENDING, SCORED, CuratedRecord, FoilRecord, as_curated, foil_key, sentence_id
 
 JOURNAL_VERSION = 1
 DECISIONS = ("accept", "reject")
 ACTIONS = ("begin", "input", *DECISIONS, "update", "undo", "export", "end")
-PENDING = "pending"  # a record field: what was still being scored when the foil was decided
-SCORED = "scored"  # a record field: False while anything is pending (an export says so on the row)
 EXPORT_FORMATS: Mapping[str, str] = {
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
@@ -108,25 +106,50 @@ def word_overlap(sentence: str, paraphrase: str) -> float:
     return len(theirs & words(sentence)) / len(theirs) if theirs else 1.0
 
 
-def record_key(record: Mapping[str, Any]) -> str:
-    """A stable key for a foil record: its texts and edit, hashed.
+def record_key(record: Mapping[str, Any] | FoilRecord | CuratedRecord) -> str:
+    """A stable key for a foil record (:meth:`core.record.CuratedRecord.key`): its texts and edit, hashed.
 
     The same edit realized with a hand-edited text gets a different key.
 
     >>> record_key({"source": "a", "foil": "b"}) == record_key({"source": "a", "foil": "b", "extra": 1})
     True
     """
-    if record.get("curation_id"):
-        return str(record["curation_id"])
-    parts = [
-        str(record.get("source") or ""),
-        str(record.get("paraphrase") or ""),
-        str(record.get("foil") or ""),
-        str(record.get("rule") or ""),
-        str(record.get("variant") or ""),
-        ",".join(map(str, record.get("nodes") or ())),
-    ]
-    return hashlib.sha1("\x1f".join(parts).encode("utf-8")).hexdigest()[:16]
+    return as_curated(record).key()
+
+
+def candidate_key(candidate: Any, paraphrase: str | None) -> str:
+    """The basket key of a realized candidate (:class:`core.types.FoilCandidate`) under ``paraphrase``:
+    the same as :func:`record_key` of its record, without building one."""
+    edit = candidate.edit
+    return foil_key(edit.source.text, paraphrase or None, candidate.realization.text, edit.rule, edit.variant, edit.nodes)
+
+
+def curated_record(
+    pipe: Any,
+    candidate: Any,
+    verdicts: Sequence[Any] | None,
+    fluency: Mapping[str, Any] | None,
+    *,
+    paraphrase: str | None,
+    provenance: Mapping[str, Any] | None,
+    checks: Mapping[str, Any],
+    original_foil: str | None = None,
+    pending: Sequence[str] = (),
+) -> CuratedRecord:
+    """The record a curator decides on: the engine's record of ``candidate`` (:meth:`FoilPipeline.record`,
+    decision included) with the models' spot checks (``checks``: name -> ModelCheck or None), the generated
+    text when the foil was edited by hand (``original_foil``) and what is still being scored (``pending``)."""
+    record = pipe.record(
+        candidate, verdicts, fluency, row_id=sentence_id(candidate.edit.source.text), paraphrase=paraphrase or None,
+        provenance=provenance,
+    )  # fmt: skip
+    return CuratedRecord(
+        record,
+        spotcheck={m: spotcheck_entry(c) for m, c in checks.items() if c is not None and c.ok},
+        edited_by_hand=original_foil is not None,
+        original_foil=original_foil,
+        pending=tuple(pending),
+    )
 
 
 class Decision(NamedTuple):
@@ -176,7 +199,11 @@ def entry_problem(entry: Mapping[str, Any]) -> str | None:
         record = entry.get("record")
         if not isinstance(record, dict):
             return f"{action} without a record object"
-        if not _is_text(record.get("source"), empty=False) or not _is_text(record.get("foil"), empty=False):
+        try:
+            foil = CuratedRecord.from_json(record).record
+        except InputError as exc:
+            return f"{action} record: {exc.message}"
+        if not foil.source or not foil.foil:
             return f"{action} record without source and foil texts"
     elif action == "undo":
         if entry.get("target") is not None and not _is_int(entry["target"]):
@@ -414,7 +441,7 @@ class CurationSession:
     def session_id(self) -> str:
         return self.state.session
 
-    def status_of(self, record_or_key: Mapping[str, Any] | str) -> str | None:
+    def status_of(self, record_or_key: Mapping[str, Any] | CuratedRecord | str) -> str | None:
         """``"accept"``, ``"reject"`` or None for a record (or key) not decided yet."""
         key = record_or_key if isinstance(record_or_key, str) else record_key(record_or_key)
         return self.state.status.get(key)
@@ -439,14 +466,16 @@ class CurationSession:
         self.state.apply(full)
         return full
 
-    def _decide(self, action: str, record: Mapping[str, Any]) -> str:
-        if not record.get("source") or not record.get("foil"):
+    def _decide(self, action: str, record: Mapping[str, Any] | CuratedRecord) -> str:
+        curated = as_curated(record)  # a malformed record fails here, in one line
+        if not curated.record.source or not curated.record.foil:
             raise InputError("a foil record needs 'source' and 'foil' texts", hint="generate a foil first")
-        key = record_key(record)
-        self._write({"action": action, "key": key, "record": _with_scored({**_decided(action, record), "curation_id": key})})
+        key = curated.key()
+        entry = _with_scored({**_decided(action, _json_of(record)), "curation_id": key})
+        self._write({"action": action, "key": key, "record": entry})
         return key
 
-    def accept(self, record: Mapping[str, Any]) -> str:
+    def accept(self, record: Mapping[str, Any] | CuratedRecord) -> str:
         """Put a foil in the basket (journaled); returns its key.
 
         A person's decision overrides the engine's: the curated record says ``kept`` true (accept) or false
@@ -454,7 +483,7 @@ class CurationSession:
         """
         return self._decide("accept", record)
 
-    def reject(self, record: Mapping[str, Any]) -> str:
+    def reject(self, record: Mapping[str, Any] | CuratedRecord) -> str:
         """Mark a foil rejected (and take it out of the basket if it was there); returns its key."""
         return self._decide("reject", record)
 
@@ -472,15 +501,16 @@ class CurationSession:
             self._write({"action": "undo", "target": undone["seq"]})
         return undone
 
-    def complete(self, record: Mapping[str, Any]) -> bool:
+    def complete(self, record: Mapping[str, Any] | CuratedRecord) -> bool:
         """Fill in a decided record whose scores arrived after the decision (journaled).
 
         Returns False (and writes nothing) when the record is not decided or no longer in the basket.
         """
-        key = record_key(record)
+        curated = as_curated(record)
+        key = curated.key()
         if key not in self.state.basket:
             return False
-        record = _decided("accept", record)  # only basket records are completed; the engine's word is the new one
+        record = _decided("accept", _json_of(record))  # only basket records are completed; the engine's word is the new one
         self._write({"action": "update", "key": key, "record": _with_scored({**record, "curation_id": key})})
         return True
 
@@ -517,6 +547,11 @@ class CurationSession:
             self._write({"action": "export", "path": str(result.path), "format": result.format, "count": result.count})
 
 
+def _json_of(record: Mapping[str, Any] | CuratedRecord) -> dict[str, Any]:
+    """What the journal stores: a typed record's JSON, or a (checked) JSON object as it came."""
+    return record.to_json() if isinstance(record, CuratedRecord) else dict(record)
+
+
 def _with_scored(record: dict[str, Any]) -> dict[str, Any]:
     """``scored`` is False while anything is pending, so no export passes empty verdicts off as a judgement."""
     record[SCORED] = not record.get(PENDING)
@@ -550,14 +585,18 @@ def rescore_record(
     from core.export import verdict_dict
     from core.types import Realization
 
-    pending = list(record.get(PENDING) or [])
-    out = dict(record)
-    source, foil, paraphrase = str(record["source"]), str(record["foil"]), record.get("paraphrase") or None
+    curated = as_curated(record)
+    rec = curated.record
+    pending = list(curated.pending or [])
+    out = dict(_json_of(record))
+    source, foil, paraphrase = rec.source, str(rec.foil or ""), rec.paraphrase or None
+    if not foil:
+        raise SmithError("this record has no foil to score", hint="a refused edit has foil null")
     if "validation" in pending or "fluency" in pending:
         parsed = pipe.parse_one(source)
         if not parsed.ok:
             raise SmithError(f"cannot re-parse the source: {parsed.error}", hint="the foil stays marked not scored")
-        want = (record.get("rule"), record.get("variant"), list(record.get("nodes") or []))
+        want = (rec.rule, rec.variant, list(rec.nodes))
         edits = [e for rule in pipe.edits(parsed).values() for e in rule]
         edit = next((e for e in edits if (e.rule, e.variant, list(e.nodes)) == want), None)
         if edit is None:
@@ -566,8 +605,7 @@ def rescore_record(
             )
         [candidate] = pipe.realize([edit])
         if candidate.realization.error is not None or candidate.realization.text != foil:
-            spans = tuple(tuple(x) for x in record.get("changed_spans") or ())
-            real = Realization(text=foil, changed_spans=spans, generator=str(record.get("generator") or "hand"))
+            real = Realization(text=foil, changed_spans=rec.changed_spans, generator=rec.generator or "hand")
             candidate = replace(candidate, realization=real)
         if "validation" in pending:
             verdicts = pipe.validate([candidate])[0]
@@ -578,7 +616,7 @@ def rescore_record(
         if "fluency" in pending:
             out["fluency"] = pipe.fluency([candidate])[0]
             pending.remove("fluency")
-    checks = dict(out.get("spotcheck") or {})
+    checks = dict(curated.spotcheck or {})
     for model in [m for m in pending if m not in ("validation", "fluency")]:
         try:
             embedder = embedder_for(model)

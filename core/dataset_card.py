@@ -115,10 +115,12 @@ def card_metadata(
 ) -> dict[str, Any]:
     """The YAML front matter of a card for ``data_file`` (a name relative to the card)."""
     from core.provenance import file_sha256
+    from core.record import as_foil, as_json
 
-    foils = [r for r in records if r.get("foil") and not r.get("error")]
-    per_rule = dict(sorted(Counter(str(r.get("rule")) for r in foils).items()))
-    prov = next((r["provenance"] for r in records if isinstance(r.get("provenance"), Mapping)), {})
+    typed = [as_foil(r) for r in records]  # a malformed record fails here, with a hint
+    foils = [r for r in typed if r.has_foil]  # a refused edit or failed sentence (foil None) is no foil
+    per_rule = dict(sorted(Counter(str(r.rule) for r in foils).items()))
+    prov = next((dict(r.provenance) for r in typed if r.provenance is not None), {})
     meta: dict[str, Any] = {
         "license": license,
         "pretty_name": "SentenceSmith foils (smithtui)",
@@ -128,14 +130,14 @@ def card_metadata(
         "size_categories": [_size_category(count)],
         "configs": [{"config_name": "default", "data_files": [{"split": "train", "path": data_file}]}],
     }
-    features = _features_for(fmt, records)
+    features = _features_for(fmt, [as_json(r) for r in records])
     if features is not None:
         meta["dataset_info"] = {"features": features}
     meta["smithtui"] = {
         "format": fmt,
         "rows": count,
         "records": len(records),
-        "errors": sum(1 for r in records if r.get("error")),
+        "errors": len(typed) - len(foils),
         "counts_per_rule": per_rule,
         "seed": prov.get("seed"),
         "settings": {k: v for k, v in prov.items() if k not in ("versions", "seed")},

@@ -1,6 +1,7 @@
 """Foil records and their exports: JSONL (the source of truth), SentenceSmith CSV, typed Parquet, ST triplets.
 
-A foil record is a plain JSON-able dict. Every export is atomic (temporary file,
+A foil record is a :class:`core.record.FoilRecord` (JSON: ``to_json``); the exports read JSON objects or
+records alike (``from_json`` checks each). Every export is atomic (temporary file,
 fsync, rename), so an interrupted or failed write leaves the old file intact.
 
 >>> SENTENCESMITH_TYPES["PN"], RULE_FROM_SENTENCESMITH["RD"]
@@ -16,7 +17,9 @@ from typing import IO, Any
 
 import penman
 
+from core.errors import InputError
 from core.foils.amr.graph import write_penman
+from core.record import CuratedRecord, FoilRecord, as_curated, as_foil, as_json
 from core.textio import atomic_write_csv, atomic_write_jsonl, atomic_writer, to_json
 from core.types import RULE_NAMES, FoilCandidate, Realization, Verdict
 
@@ -59,49 +62,49 @@ def foil_record(
     decided_by: str = "",
     provenance: Mapping[str, Any] | None = None,
     fluency: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The JSON record of one foil: texts, edit, graphs, changed span, verdicts, fluency, provenance.
+) -> FoilRecord:
+    """The record of one foil: texts, edit, graphs, changed span, verdicts, fluency, provenance.
 
     ``fluency`` is ``{scorer, source, foil, delta}`` (:func:`core.foils.fluency.relative_fluency`);
-    None (not scored) is kept as null so every record has the field.
+    None (not scored) is kept as null so every record has the field. A refused edit has ``foil`` None.
     """
     edit = candidate.edit
     real = candidate.realization
     source = edit.source
     aligned = {
-        var: [source.tokens[i].text for i in source.alignment.get(var, ()) if i < len(source.tokens)]
+        var: tuple(source.tokens[i].text for i in source.alignment.get(var, ()) if i < len(source.tokens))
         for var in edit.nodes
     }
     passed = [v.passed for v in verdicts]
-    return {
-        "id": f"{row_id}:{edit.rule}:{edit.variant}:{','.join(edit.nodes)}" if row_id else edit.key,
-        "row_id": row_id,
-        "source": source.text,
-        "paraphrase": paraphrase,
-        "foil": None if real.error else real.text,  # a refused edit has no foil (its text is the source)
-        "rule": edit.rule,
-        "rule_name": RULE_NAMES.get(edit.rule, edit.rule),
-        "variant": edit.variant,
-        "description": edit.description,
-        "nodes": list(edit.nodes),
-        "graph_before": source.penman,
-        "graph_after": write_penman(_with_sentence(edit.graph, real), indent=3),  # = penman.encode, ~3x faster
-        "changed_spans": [list(span) for span in real.changed_spans],
-        "changed_text": [real.text[s:e] for s, e in real.changed_spans],
-        "aligned_tokens": aligned,
-        "alignment": {key: list(idx) for key, idx in source.alignment.items()},  # graph key -> source token indices
-        "alternatives": list(real.alternatives),
-        "clipped": real.clipped,
-        "verdicts": [verdict_dict(v) for v in verdicts],
-        "validated": (all(p is True for p in passed) if passed else None),
-        "kept": kept,
-        "decided_by": decided_by,
-        "parser": source.parser,
-        "generator": real.generator,
-        "error": real.error,
-        **({"provenance": dict(provenance)} if provenance else {}),
-        "fluency": None if fluency is None else dict(fluency),
-    }
+    return FoilRecord(
+        id=f"{row_id}:{edit.rule}:{edit.variant}:{','.join(edit.nodes)}" if row_id else edit.key,
+        row_id=row_id,
+        source=source.text,
+        paraphrase=paraphrase,
+        foil=None if real.error else real.text,  # a refused edit has no foil (its text is the source)
+        rule=edit.rule,
+        rule_name=RULE_NAMES.get(edit.rule, edit.rule),
+        variant=edit.variant,
+        description=edit.description,
+        nodes=tuple(edit.nodes),
+        graph_before=source.penman,
+        graph_after=write_penman(_with_sentence(edit.graph, real), indent=3),  # = penman.encode, ~3x faster
+        changed_spans=tuple((s, e) for s, e in real.changed_spans),
+        changed_text=tuple(real.text[s:e] for s, e in real.changed_spans),
+        aligned_tokens=aligned,
+        alignment=dict(source.alignment),  # graph key -> source token indices
+        alternatives=tuple(real.alternatives),
+        clipped=real.clipped,
+        verdicts=tuple(verdict_dict(v) for v in verdicts),
+        validated=(all(p is True for p in passed) if passed else None),
+        kept=kept,
+        decided_by=decided_by,
+        parser=source.parser,
+        generator=real.generator,
+        error=real.error,
+        provenance=dict(provenance) if provenance else None,
+        fluency=None if fluency is None else dict(fluency),
+    )
 
 
 def _with_sentence(graph: penman.Graph, real: Realization) -> penman.Graph:
@@ -115,64 +118,61 @@ def _with_sentence(graph: penman.Graph, real: Realization) -> penman.Graph:
 
 def error_record(
     row_id: str, source: str, paraphrase: str | None, stage: str, reason: str, provenance: Mapping[str, Any] | None
-) -> dict[str, Any]:
-    """The record of a sentence that produced no foil, with the stage and the reason."""
-    return {
-        "id": f"{row_id}:error",
-        "row_id": row_id,
-        "source": source,
-        "paraphrase": paraphrase,
-        "foil": None,
-        "rule": None,
-        "error": reason,
-        "stage": stage,
-        "kept": False,
-        **({"provenance": dict(provenance)} if provenance else {}),
-    }
+) -> FoilRecord:
+    """The record of a sentence that produced no foil, with the stage and the reason (``foil`` None)."""
+    return FoilRecord(
+        id=f"{row_id}:error", row_id=row_id, source=source, paraphrase=paraphrase, foil=None, rule=None,
+        error=reason, stage=stage, kept=False, provenance=dict(provenance) if provenance else None,
+    )  # fmt: skip
 
 
-def sentencesmith_row(record: Mapping[str, Any]) -> dict[str, str]:
+def sentencesmith_row(record: Mapping[str, Any] | FoilRecord | CuratedRecord) -> dict[str, str]:
     """One record in the SentenceSmith CSV layout; a foil not fully scored says so in its relationship.
 
     >>> sentencesmith_row({"source": "A.", "foil": "B.", "rule": "PN", "pending": ["validation"]})["semantic_relationship"]
     'NOT SCORED (pending: validation)'
     """
-    verdicts = record.get("verdicts") or []
+    curated = as_curated(record)
+    rec = curated.record
     relation = "; ".join(
         f"{v['validator']}: {'passed' if v['passed'] else 'failed' if v['passed'] is False else 'n/a'} "
         f"({v['score']:.2f}) {v['reason']}"
-        for v in verdicts
+        for v in rec.verdicts
     )
-    if record.get("pending"):
-        relation = f"NOT SCORED (pending: {', '.join(record['pending'])})" + (f"; {relation}" if relation else "")
+    if curated.pending:
+        relation = f"NOT SCORED (pending: {', '.join(curated.pending)})" + (f"; {relation}" if relation else "")
+    if not rec.has_foil:
+        raise InputError(f"record {rec.id or rec.source!r} has no foil: it is no CSV row", hint="filter with in_csv")
     return {
-        "original_sentence": record.get("source") or "",
-        "modified_sentence": record.get("foil") or "",
-        "modification_type": SENTENCESMITH_TYPES.get(record.get("rule") or "", record.get("rule") or ""),
+        "original_sentence": rec.source,
+        "modified_sentence": rec.foil or "",
+        "modification_type": SENTENCESMITH_TYPES.get(rec.rule or "", rec.rule or ""),
         "semantic_relationship": relation,
-        "paraphrase": record.get("paraphrase") or "",
+        "paraphrase": rec.paraphrase or "",
     }
 
 
-def write_jsonl(path: str | os.PathLike[str], records: Iterable[Mapping[str, Any]]) -> int:
-    """Write records as JSONL, atomically. Returns the count."""
-    return atomic_write_jsonl(path, records)
+def write_jsonl(path: str | os.PathLike[str], records: Iterable[Mapping[str, Any] | FoilRecord | CuratedRecord]) -> int:
+    """Write records (JSON objects or typed records) as JSONL, atomically. Returns the count."""
+    return atomic_write_jsonl(path, map(as_json, records))
 
 
-def in_csv(record: Mapping[str, Any], *, include_dropped: bool = False) -> bool:
+def in_csv(record: Mapping[str, Any] | FoilRecord | CuratedRecord, *, include_dropped: bool = False) -> bool:
     """Whether a record is a row of the SentenceSmith CSV: a foil (no error), kept by the pipeline's decision.
 
     ``kept`` False (the decision dropped it) needs ``include_dropped``; ``kept`` None (not decided, e.g. a
-    record a person accepted into the basket) counts as kept. The CLI and the basket export both ask this.
+    record a person accepted into the basket) counts as kept. A record without a foil (``foil`` None: a
+    refused edit, a failed sentence) is never a row. The CLI and the basket export both ask this.
 
-    >>> [in_csv(r) for r in ({"foil": "B.", "kept": True}, {"foil": "B.", "kept": False}, {"foil": None, "error": "x"})]
+    >>> recs = ({"source": "A.", "foil": "B.", "kept": True}, {"source": "A.", "foil": "B.", "kept": False},
+    ...         {"source": "A.", "foil": None, "error": "x"})
+    >>> [in_csv(r) for r in recs]
     [True, False, False]
-    >>> in_csv({"foil": "B.", "kept": False}, include_dropped=True)
+    >>> in_csv(recs[1], include_dropped=True)
     True
     """
-    if not record.get("foil") or record.get("error"):
-        return False
-    return include_dropped or record.get("kept") is not False
+    rec = as_foil(record)
+    return rec.has_foil and (include_dropped or rec.kept is not False)
 
 
 def write_sentencesmith_csv(
@@ -183,7 +183,8 @@ def write_sentencesmith_csv(
     ``path`` is a file name (written atomically) or an open text stream (the caller's atomic writer, so a
     long run streams its rows instead of holding them).
     """
-    rows = (sentencesmith_row(r) for r in records if in_csv(r, include_dropped=include_dropped))
+    typed = (as_curated(r) for r in records)
+    rows = (sentencesmith_row(r) for r in typed if in_csv(r, include_dropped=include_dropped))
     if isinstance(path, (str, os.PathLike)):
         return atomic_write_csv(path, rows, SENTENCESMITH_COLUMNS)
     writer = csv.DictWriter(path, fieldnames=list(SENTENCESMITH_COLUMNS))
@@ -272,7 +273,7 @@ def write_parquet(path: str | os.PathLike[str], records: Sequence[Mapping[str, A
     """Write records to Parquet with typed nested columns (see :func:`parquet_table`), atomically."""
     import pyarrow.parquet as pq
 
-    records = list(records)
+    records = [as_json(r) for r in records]
     table, _ = parquet_table(records)
     with atomic_writer(path, mode="wb") as fh:
         pq.write_table(table, fh)
@@ -291,17 +292,12 @@ def st_triplet_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, str]
     ...                  {"source": "A", "paraphrase": None, "foil": "D", "rule": "HS"}])
     [{'anchor': 'A', 'positive': 'B', 'negative': 'C', 'rule': 'PN', 'id': '1'}]
     """
-    return [
-        {
-            "anchor": str(r["source"]),
-            "positive": str(r["paraphrase"]),
-            "negative": str(r["foil"]),
-            "rule": str(r.get("rule") or ""),
-            "id": str(r.get("id") or ""),
-        }
-        for r in records
-        if r.get("foil") and r.get("paraphrase") and r.get("source") and not r.get("error") and r.get("kept") is not False
-    ]
+    out = []
+    for rec in map(as_foil, records):
+        if rec.has_foil and rec.paraphrase and rec.source and rec.kept is not False:
+            out.append({"anchor": rec.source, "positive": rec.paraphrase, "negative": str(rec.foil),
+                        "rule": rec.rule or "", "id": rec.id})  # fmt: skip
+    return out
 
 
 def write_st_triplets(path: str | os.PathLike[str], records: Iterable[Mapping[str, Any]]) -> int:

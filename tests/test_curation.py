@@ -317,7 +317,7 @@ GARBLED = [
     ('"key": null', "key"),
     ('"key": 42', "key"),
     ('"record": "a string"', "record"),
-    ('"record": {"source": 1, "foil": "x"}', "source and foil"),
+    ('"record": {"source": 1, "foil": "x"}', "'source' is int, not a string"),
     ('"target": "2"', "target"),
     ('"session": 3', "session"),
     ('"sentence": ["a"]', "sentence"),

@@ -39,7 +39,9 @@ def _candidate() -> FoilCandidate:
 
 def test_record_fields():
     verdict = Verdict("roundtrip", True, 0.93, "negation present")
-    rec = foil_record(_candidate(), [verdict], row_id="R1", paraphrase="The mouse was chased by the cat.", kept=True)
+    rec = foil_record(
+        _candidate(), [verdict], row_id="R1", paraphrase="The mouse was chased by the cat.", kept=True
+    ).to_json()
     assert rec["foil"] == "The cat did not chase the mouse."
     assert rec["rule"] == "PN" and rec["rule_name"] == "polarity negation"
     assert rec["changed_text"] == ["did not chase"]
@@ -50,12 +52,12 @@ def test_record_fields():
 
 
 def test_sentencesmith_csv_layout(tmp_path):
-    rec = foil_record(_candidate(), [Verdict("roundtrip", True, 0.9, "ok")], row_id="R1", paraphrase="P.")
+    rec = foil_record(_candidate(), [Verdict("roundtrip", True, 0.9, "ok")], row_id="R1", paraphrase="P.").to_json()
     row = sentencesmith_row(rec)
     assert row["modification_type"] == "polarity_negation"
     assert row["semantic_relationship"].startswith("roundtrip: passed (0.90)")
     path = tmp_path / "f.csv"
-    assert write_sentencesmith_csv(path, [rec, {"foil": None, "error": "no rule applies"}]) == 1
+    assert write_sentencesmith_csv(path, [rec, {"source": "X.", "foil": None, "error": "no rule applies"}]) == 1
     with open(path, encoding="utf-8", newline="") as fh:
         reader = csv.DictReader(fh)
         assert tuple(reader.fieldnames or ()) == SENTENCESMITH_COLUMNS
@@ -63,7 +65,7 @@ def test_sentencesmith_csv_layout(tmp_path):
 
 
 def test_jsonl_and_parquet_round_trip(tmp_path):
-    rec = foil_record(_candidate(), [], row_id="R1")
+    rec = foil_record(_candidate(), [], row_id="R1").to_json()
     assert write_jsonl(tmp_path / "f.jsonl", [rec]) == 1
     assert json.loads((tmp_path / "f.jsonl").read_text(encoding="utf-8"))["foil"] == rec["foil"]
     assert write_parquet(tmp_path / "f.parquet", [rec]) == 1

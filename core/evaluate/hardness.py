@@ -157,19 +157,22 @@ def hardness_report(
         records_out.extend(records)
     t_foils = time.perf_counter() - started
 
-    emitted = [r for r in records if r.get("foil") and not r.get("error")]
-    kept = [r for r in emitted if r.get("kept")]
-    ours = [Triple(r["source"], r["paraphrase"], r["foil"], rule=r["rule"], variant=r["variant"], id=r["id"]) for r in kept]
+    from core.record import as_foil
+
+    typed = [as_foil(r) for r in records]
+    emitted = [r for r in typed if r.has_foil]  # a refused edit or a failed sentence (foil None) is not emitted
+    kept = [r for r in emitted if r.kept is True]
+    ours = [Triple(r.source, r.paraphrase or "", str(r.foil), rule=str(r.rule), variant=r.variant, id=r.id) for r in kept]
     validation = {
         rule: {
             "emitted": len(group),
-            "kept": sum(bool(r.get("kept")) for r in group),
-            "rate": (sum(bool(r.get("kept")) for r in group) / len(group)) if group else None,
+            "kept": sum(r.kept is True for r in group),
+            "rate": (sum(r.kept is True for r in group) / len(group)) if group else None,
         }
-        for rule, group in [("all", emitted)] + [(x, [r for r in emitted if r["rule"] == x]) for x in RULES]
+        for rule, group in [("all", emitted)] + [(x, [r for r in emitted if r.rule == x]) for x in RULES]
         if group
     }
-    failed_sentences = {r["row_id"] for r in records if r.get("error")} - {r["row_id"] for r in emitted}
+    failed_sentences = {r.row_id for r in typed if r.error is not None} - {r.row_id for r in emitted}
 
     names = list(dict.fromkeys(["bow", *(f"{BLIND_PREFIX}{b}" for b in blind if b != "none"), *models]))
     sets = {OURS: ours, PAPER: paper}
@@ -196,9 +199,8 @@ def hardness_report(
     report["sets"].setdefault(OURS, {"n_triples": 0})["validation"] = validation
     report["pairs"] = len(pairs)
     report["sentences_without_foil"] = len(failed_sentences)
-    report["examples"] = [
-        {k: r[k] for k in ("source", "paraphrase", "foil", "rule", "variant", "description")} for r in kept[:20]
-    ]
+    fields = ("source", "paraphrase", "foil", "rule", "variant", "description")
+    report["examples"] = [{k: getattr(r, k) for k in fields} for r in kept[:20]]
     report["provenance"] = {
         "input": str(path),
         "input_sha256": file_sha256(path),

@@ -33,10 +33,13 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import InputError
+from core.record import as_foil
 from core.textio import pick_column, read_table_lines, read_text, table_format
 from core.types import RULES
 
 LAYOUTS: tuple[str, ...] = ("foil-engine", "sentencesmith", "generic")
+_READ = ("source", "paraphrase", "foil", "rule", "variant", "id", "error", "kept")  # the record fields a triple needs
+_NULLS = dict.fromkeys(("paraphrase", "foil", "rule", "error", "kept"))  # an empty cell of these is null, else ""
 PARQUET_SUFFIXES = (".parquet", ".pq")
 
 SENTENCESMITH_RULES: Mapping[str, str] = {
@@ -229,10 +232,16 @@ def triples_from_records(
     bad: list[BadRow] = []
     for n, rec in enumerate(rows, first_row):
         if layout == "foil-engine":
-            if not _missing(rec.get("error")):
+            try:
+                read = {k: _NULLS.get(k, "") if _missing(rec[k]) else rec[k] for k in _READ if k in rec}  # NaN cells
+                typed = as_foil(read)  # a malformed record is a bad row, said in one line
+            except InputError as exc:
+                bad.append(BadRow(n, f"malformed foil record: {exc.message}"))
+                continue
+            if typed.error is not None:  # a refused edit or a failed sentence: foil None, never a triple
                 bad.append(BadRow(n, "foil engine error"))
                 continue
-            if rec.get("kept") is False and not include_rejected:
+            if typed.kept is False and not include_rejected:
                 bad.append(BadRow(n, "rejected by the foil engine's filter"))
                 continue
         values = {role: rec.get(col) for role, col in cols.items()}

@@ -17,9 +17,9 @@ import hashlib
 import itertools
 import math
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence, Sized
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from core.config import PipelineSettings, Settings
 from core.errors import ConfigError
@@ -31,7 +31,11 @@ from core.inputs import InputRow, screen_sentence
 from core.progress import ProgressCallback, check_cancel, report
 from core.protocols import Generator, Parser, Validator
 from core.provenance import environment
+from core.record import FoilRecord
 from core.types import RULES, Edit, FoilCandidate, ParsedSentence, Realization, Verdict
+
+if TYPE_CHECKING:
+    from core.foils.explore import Event
 
 Known = dict[int, tuple[Realization, dict[str, Any]]]
 """id(edit) -> (its realization, its fluency): the AR/HS foils ranking has realized and scored already."""
@@ -39,7 +43,7 @@ REPLACEMENT_TRIES = 32
 """How many replacement edits a sampled slot tries when the realizer refuses its edit."""
 
 
-def annotate_records(rows: Sequence[InputRow], records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def annotate_records(rows: Sequence[InputRow], records: list[FoilRecord]) -> list[FoilRecord]:
     """Say what input screening found, on every record of its sentence (``input_notes``: control or bidi
     characters removed, not English), and never keep a foil that split a grapheme cluster (a word inserted
     inside an emoji sequence or between a letter and its accent): it is marked not kept, with the reason."""
@@ -50,17 +54,16 @@ def annotate_records(rows: Sequence[InputRow], records: list[dict[str, Any]]) ->
         found = input_notes(row.sentence)
         if found:
             notes[row.id] = list(dict.fromkeys([*notes.get(row.id, []), *found]))
+    out = []
     for record in records:
-        row_notes = list(notes.get(str(record.get("row_id")), ()))
-        if record.get("foil") and not record.get("error"):
-            split = broken_clusters(str(record.get("source") or ""), record["foil"])
+        row_notes = list(notes.get(record.row_id, ()))
+        if record.has_foil:
+            split = broken_clusters(record.source, str(record.foil))
             if split:
-                record["kept"] = False
-                record["decided_by"] = f"the edit split a grapheme cluster ({len(split)})"
+                record = record.with_decision(False, f"the edit split a grapheme cluster ({len(split)})")
                 row_notes.append("split a grapheme cluster: the foil was not kept")
-        if row_notes:
-            record["input_notes"] = row_notes
-    return records
+        out.append(replace(record, input_notes=tuple(row_notes)) if row_notes else record)
+    return out
 
 
 def sentence_seed(seed: int, text: str) -> int:
@@ -259,7 +262,7 @@ class FoilPipeline:
         paraphrase: str | None = None,
         provenance: Mapping[str, Any] | None = None,
         validated: bool = True,
-    ) -> dict[str, Any]:
+    ) -> FoilRecord:
         """The foil record of one candidate with the keep/drop decision: what the CLI writes and the workbench
         curates. ``verdicts`` None means not validated: with ``validated`` (the workbench, validation still
         pending) nothing is decided yet (``kept`` None); without it (``--no-validate``) the foil is kept."""
@@ -269,11 +272,34 @@ class FoilPipeline:
             kept, why = (None, "") if validated else (True, "not validated")
         else:
             kept, why = self.decide([*verdicts, self.fluency_verdict(fluency)] if fluency is not None else verdicts)
-        record = foil_record(
+        return foil_record(
             candidate, verdicts or (), row_id=row_id, paraphrase=paraphrase, kept=kept, decided_by=why,
             provenance=provenance, fluency=fluency,
         )  # fmt: skip
-        return record
+
+    def explore(
+        self,
+        sentence: str,
+        paraphrase: str | None = None,
+        *,
+        models: Sequence[str] = (),
+        embedder_for: Callable[[str], Any] | None = None,
+        row_id: str = "",
+        provenance: Mapping[str, Any] | None = None,
+    ) -> Iterator[Event]:
+        """One sentence stage by stage, every edit (none sampled): typed events (:mod:`core.foils.explore`)
+        ``Parsed``, ``EditsFound``, ``CandidatesRealized``, ``SpotChecked`` per model, ``FluencyScored``,
+        ``Verdicts``, ``Decided`` (``StageFailed`` where a stage fails). Stop pulling to cancel.
+
+        >>> pipe = FoilPipeline.from_settings()
+        >>> [type(e).__name__ for e in pipe.explore("!!!")]
+        ['Parsed']
+        """
+        from core.foils.explore import explore
+
+        return explore(
+            self, sentence, paraphrase, models=models, embedder_for=embedder_for, row_id=row_id, provenance=provenance
+        )
 
     def decide(self, verdicts: Sequence[Verdict]) -> tuple[bool, str]:
         """Keep or drop a foil by the configured filter policies; says which policy decided."""
@@ -328,7 +354,7 @@ class FoilPipeline:
         total: int | None = None,
         provenance: Mapping[str, Any] | None = None,
     ) -> Iterator[dict[str, Any]]:
-        """Yield one record per foil (and one error record per failed sentence).
+        """Yield one JSON record per foil (:meth:`FoilRecord.to_json`; and one error record per failed sentence).
 
         ``rows`` is consumed as it goes, one batch at a time, so memory does not grow with
         the input. ``total`` is the count reported to ``progress`` (default: ``len(rows)``
@@ -346,17 +372,17 @@ class FoilPipeline:
             report(progress, done, max(done, total or 0))
 
     def _run_batch(self, batch: Sequence[InputRow], prov: dict[str, Any], validate: bool) -> list[dict[str, Any]]:
-        """The records of one batch. Built with automatic garbage collection paused (see
+        """The records of one batch, as JSON objects (what files, shards and workers carry). Built with automatic garbage collection paused (see
         :mod:`core.collector`): the batch allocates many short-lived objects and mid-batch full
         collections used to cost more than the rules themselves."""
         from core.collector import paused
 
         with paused():
-            return annotate_records(batch, list(self._batch_records(batch, prov, validate)))
+            return [r.to_json() for r in annotate_records(batch, list(self._batch_records(batch, prov, validate)))]
 
     def _batch_records(
         self, batch: Sequence[InputRow], prov: dict[str, Any], validate: bool
-    ) -> Iterator[dict[str, Any]]:
+    ) -> Iterator[FoilRecord]:
         usable: list[tuple[InputRow, str]] = []
         for row in batch:
             cleaned, problem = screen_sentence(row.sentence)

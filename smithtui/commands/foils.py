@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import itertools
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from core.batch import DEFAULT_SHARD_SIZE
 from core.errors import InputError
+from core.record import FoilRecord
 from smithtui.commands.engine import add_engine_arguments, engine_spec, progress_bar
 from smithtui.commands.flags import nonneg_int, positive_int, rule_list
 from smithtui.commands.models import add_backend_arguments, backend_overrides
@@ -129,7 +131,7 @@ class _Tally:
     def __init__(self) -> None:
         self.counts = {"records": 0, "foils": 0, "kept": 0, "errors": 0}
         self.per_rule: dict[str, int] = {}
-        self.card_records: list[dict] = []
+        self.card_records: list[FoilRecord] = []
         self.notes: set[tuple[str, str]] = set()
 
     def each(self, records: Iterable[dict]) -> Iterator[dict]:
@@ -139,17 +141,18 @@ class _Tally:
             yield record
 
     def add(self, record: dict) -> None:
+        rec = FoilRecord.from_json(record)
         self.counts["records"] += 1
-        self.card_records.append({k: record.get(k) for k in ("rule", "foil", "error", "kept")})
-        if len(self.card_records) == 1:
-            self.card_records[0]["provenance"] = record.get("provenance")
-        _count_notes(record, self.notes)
-        if record.get("error") or not record.get("foil"):
+        card = FoilRecord(source=rec.source, foil=rec.foil, rule=rec.rule, error=rec.error, kept=rec.kept,
+                          provenance=rec.provenance if not self.card_records else None)  # fmt: skip
+        self.card_records.append(card)  # the card's counts, without the graphs
+        self.notes.update((rec.row_id, note) for note in rec.input_notes)
+        if not rec.has_foil:  # a refused edit or a failed sentence: foil None
             self.counts["errors"] += 1
         else:
             self.counts["foils"] += 1
-            self.counts["kept"] += bool(record.get("kept"))
-            self.per_rule[record["rule"]] = self.per_rule.get(record["rule"], 0) + 1
+            self.counts["kept"] += rec.kept is True
+            self.per_rule[str(rec.rule)] = self.per_rule.get(str(rec.rule), 0) + 1
 
     def finish(
         self,
@@ -159,7 +162,7 @@ class _Tally:
         sources: list[str],
         n_rows: int,
         written: int | None = None,
-        card_records: list[dict] | None = None,
+        card_records: Sequence[Mapping[str, Any] | FoilRecord] | None = None,
     ) -> None:
         """The dataset card (unless --no-card), the summary line and the screening warnings, on stderr."""
         c = self.counts
@@ -177,12 +180,6 @@ class _Tally:
             file=sys.stderr,
         )
         _warn_notes(self.notes)
-
-
-def _count_notes(record: dict, notes: set[tuple[str, str]]) -> None:
-    """Collect (row id, note) pairs: every record of a sentence carries its input notes (core.foils.pipeline)."""
-    for note in record.get("input_notes") or ():
-        notes.add((str(record.get("row_id")), str(note)))
 
 
 def _warn_notes(notes: set[tuple[str, str]]) -> None:

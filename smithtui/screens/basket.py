@@ -12,14 +12,14 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Static
 
-from core.curation import PENDING
 from core.errors import SmithError
+from core.record import CuratedRecord
 from smithtui.widgets.footer import FitFooter
 from smithtui.widgets.render import clip, fluency_cell, highlight_spans
 
 
-def fooled_models(record: dict[str, Any]) -> list[str]:
-    return [m for m, c in (record.get("spotcheck") or {}).items() if c.get("fooled")]
+def fooled_models(record: CuratedRecord) -> list[str]:
+    return [m for m, c in (record.spotcheck or {}).items() if c.get("fooled")]
 
 
 class BasketScreen(Screen[None]):
@@ -84,9 +84,10 @@ class BasketScreen(Screen[None]):
     def on_smith_app_basket_changed(self, _message: Any) -> None:
         self.refresh_table()
 
-    def records(self) -> list[dict[str, Any]]:
+    def records(self) -> list[CuratedRecord]:
+        """The basket, typed (the journal's replay has checked every record already)."""
         curation = self.app.curation
-        return curation.basket if curation is not None else []
+        return [CuratedRecord.from_json(r) for r in curation.basket] if curation is not None else []
 
     def refresh_table(self) -> None:
         table = self.query_one("#basket-table", DataTable)
@@ -95,29 +96,29 @@ class BasketScreen(Screen[None]):
         records = self.records()
         rules: dict[str, int] = {}
         needle = self.search.casefold()
-        for n, rec in enumerate(records, 1):
-            if needle and needle not in f"{rec.get('rule')} {rec.get('source')} {rec.get('foil')}".casefold():
+        for n, cur in enumerate(records, 1):
+            rec = cur.record
+            if needle and needle not in f"{rec.rule} {rec.source} {rec.foil}".casefold():
                 continue
-            rules[rec.get("rule") or "?"] = rules.get(rec.get("rule") or "?", 0) + 1
-            validated = rec.get("validated")
-            valid = Text("✓", style="green") if validated else Text("✗", style="red") if validated is False else Text("–")
-            fooled = fooled_models(rec)
+            rules[rec.rule or "?"] = rules.get(rec.rule or "?", 0) + 1
+            valid = Text("✓", style="green") if rec.validated else Text("✗", style="red") if rec.validated is False else Text("–")
+            fooled = fooled_models(cur)
             verdict = Text(", ".join(fooled) or "none", style="red" if fooled else "dim")
-            if rec.get(PENDING):
-                valid = Text("…", style="yellow") if "validation" in rec[PENDING] else valid
+            if cur.pending:
+                valid = Text("…", style="yellow") if "validation" in cur.pending else valid
                 verdict = Text("not scored yet", style="yellow")
             cells = [
                 Text(str(n)),
-                Text(str(rec.get("rule") or "?"), style="bold"),
-                Text(clip(str(rec.get("source") or ""), 60)),
-                highlight_spans(str(rec.get("foil") or ""), rec.get("changed_spans") or []),
+                Text(rec.rule or "?", style="bold"),
+                Text(clip(rec.source, 60)),
+                highlight_spans(rec.foil or "", rec.changed_spans),
                 valid,
             ]
             if self.show_fluency:
                 threshold = self.app.settings.pipeline.fluency_threshold
-                pending = "fluency" in (rec.get(PENDING) or [])
-                cells.append(fluency_cell(rec.get("fluency"), threshold) if rec.get("fluency") or pending else Text("–"))
-            table.add_row(*cells, verdict, key=str(rec.get("curation_id")))
+                pending = "fluency" in (cur.pending or ())
+                cells.append(fluency_cell(rec.fluency, threshold) if rec.fluency or pending else Text("–"))
+            table.add_row(*cells, verdict, key=str(cur.curation_id))
         if table.row_count:
             table.move_cursor(row=min(max(keep, 0), table.row_count - 1))
         summary = Text(f"{len(records)} foil(s) in the basket", style="bold")
@@ -129,42 +130,43 @@ class BasketScreen(Screen[None]):
         self.query_one("#basket-summary", Static).update(summary)
         self._show_detail()
 
-    def _current(self) -> dict[str, Any] | None:
+    def _current(self) -> CuratedRecord | None:
         table = self.query_one("#basket-table", DataTable)
         if not table.row_count:
             return None
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        return next((r for r in self.records() if r.get("curation_id") == key), None)
+        return next((r for r in self.records() if r.curation_id == key), None)
 
     @on(DataTable.RowHighlighted, "#basket-table")
     def _highlighted(self, _event: DataTable.RowHighlighted) -> None:
         self._show_detail()
 
     def _show_detail(self) -> None:
-        rec = self._current()
+        cur = self._current()
         detail = self.query_one("#basket-detail", Static)
-        if rec is None:
+        if cur is None:
             detail.update(Text("The basket is empty. Accept foils on the workbench (F2) with a.", style="dim"))
             return
+        rec = cur.record
         text = Text()
         text.append("source:     ", style="dim")
-        text.append(f"{rec.get('source')}\n")
-        if rec.get("paraphrase"):
+        text.append(f"{rec.source}\n")
+        if rec.paraphrase:
             text.append("paraphrase: ", style="dim")
-            text.append(f"{rec.get('paraphrase')}\n")
+            text.append(f"{rec.paraphrase}\n")
         text.append("foil:       ", style="dim")
-        text.append_text(highlight_spans(str(rec.get("foil") or ""), rec.get("changed_spans") or []))
-        text.append(f"\n{rec.get('rule')} {rec.get('variant', '')}: {rec.get('description', '')}", style="dim")
-        if rec.get("edited_by_hand"):
-            text.append(f"\nedited by hand (generated: {rec.get('original_foil')})", style="cyan")
-        fl = rec.get("fluency") or {}
+        text.append_text(highlight_spans(rec.foil or "", rec.changed_spans))
+        text.append(f"\n{rec.rule} {rec.variant}: {rec.description}", style="dim")
+        if cur.edited_by_hand:
+            text.append(f"\nedited by hand (generated: {cur.original_foil})", style="cyan")
+        fl = rec.fluency or {}
         if fl.get("delta") is not None:
             text.append(f"\nfluency ({fl.get('scorer')}): delta {fl['delta']:+.3f}", style="dim")
-        if rec.get(PENDING):
-            text.append(f"\nnot scored yet: {', '.join(rec[PENDING])} (filled in when the scores arrive)", style="yellow")
-        if rec.get("rescore_error"):
-            text.append(f"\ncould not be re-scored: {rec['rescore_error']} (exports mark it NOT SCORED)", style="yellow")
-        for model, c in (rec.get("spotcheck") or {}).items():
+        if cur.pending:
+            text.append(f"\nnot scored yet: {', '.join(cur.pending)} (filled in when the scores arrive)", style="yellow")
+        if cur.rescore_error:
+            text.append(f"\ncould not be re-scored: {cur.rescore_error} (exports mark it NOT SCORED)", style="yellow")
+        for model, c in (cur.spotcheck or {}).items():
             text.append(f"\n{model}: margin {c['margin']:+.3f}", style="bold red" if c.get("fooled") else "")
             if c.get("fooled"):
                 text.append(" FOOLED", style="bold red")

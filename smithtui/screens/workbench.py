@@ -7,40 +7,28 @@ and messages from a stale generation are dropped.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import events, on, work
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, OptionList, Static, Tree
-from textual.widgets.option_list import Option
-from textual.worker import get_current_worker
 
-from core.curation import PENDING, record_key, spotcheck_entry, word_overlap
+from core.curation import word_overlap
 from core.errors import SmithError
-from core.types import RULE_NAMES, RULES
+from core.record import FoilRecord
+from smithtui.screens.workbench_basket import BasketGlue
+from smithtui.screens.workbench_events import ExploreEvents
+from smithtui.screens.workbench_table import CandidatesView, Row
 from smithtui.widgets.footer import FitFooter
 from smithtui.widgets.graph_tree import GraphTree
-from smithtui.widgets.render import (
-    ACCEPTED_MARK,
-    REJECTED_MARK,
-    clip,
-    fluency_cell,
-    focus_window,
-    highlight_spans,
-    margin_cell,
-    verdict_cell,
-)
 from smithtui.widgets.sentence_view import SentenceView
 
 # -- messages (posted by workers, always tagged with the generation they belong to) ----------
@@ -54,132 +42,20 @@ class BackendStatus(Message):
         self.name, self.state, self.detail = name, state, detail
 
 
-class Parsed(Message):
-    def __init__(self, gen: int, parsed: Any, note: str = "") -> None:
-        super().__init__()
-        self.gen, self.parsed, self.note = gen, parsed, note
-
-
-class EditsFound(Message):
-    def __init__(self, gen: int, by_rule: dict[str, list[Any]]) -> None:
-        super().__init__()
-        self.gen, self.by_rule = gen, by_rule
-
-
-class CandidatesReady(Message):
-    def __init__(self, gen: int, candidates: list[Any]) -> None:
-        super().__init__()
-        self.gen, self.candidates = gen, candidates
-
-
-class VerdictsReady(Message):
-    def __init__(self, gen: int, indices: list[int], verdicts: list[list[Any]]) -> None:
-        super().__init__()
-        self.gen, self.indices, self.verdicts = gen, indices, verdicts
-
-
-class FluencyScored(Message):
-    """Each realized candidate's ``{scorer, source, foil, delta}`` (``core.foils.pipeline.FoilPipeline.fluency``)."""
-
-    def __init__(self, gen: int, indices: list[int], fluency: list[Any]) -> None:
-        super().__init__()
-        self.gen, self.indices, self.fluency = gen, indices, fluency
-
-
-class SpotChecked(Message):
-    def __init__(self, gen: int, model: str, indices: list[int], checks: list[Any], error: str = "") -> None:
-        super().__init__()
-        self.gen, self.model, self.indices, self.checks, self.error = gen, model, indices, checks, error
-
-
-class StageFailed(Message):
-    def __init__(self, gen: int, stage: str, error: str, hint: str = "") -> None:
-        super().__init__()
-        self.gen, self.stage, self.error, self.hint = gen, stage, error, hint
-
-
-class FoilScored(Message):
-    """A decided foil's missing verdicts and spot checks, computed after the decision (not tied to a generation)."""
-
-    def __init__(self, row: Any, paraphrase: str, models: Sequence[str]) -> None:
-        super().__init__()
-        self.row, self.paraphrase, self.models = row, paraphrase, tuple(models)
-
-
-class GenerationDone(Message):
-    def __init__(self, gen: int) -> None:
-        super().__init__()
-        self.gen = gen
-
-
-# -- state -------------------------------------------------------------------------------------
-
-
-@dataclass
-class Row:
-    """One candidate foil as the table shows it."""
-
-    index: int
-    candidate: Any  # core.types.FoilCandidate
-    verdicts: list[Any] | None = None
-    checks: dict[str, Any] = field(default_factory=dict)
-    edited: bool = False
-    original_text: str = ""
-    fluency: dict[str, Any] | None = None  # {scorer, source, foil, delta}; None until scored
-
-    @property
-    def text(self) -> str:
-        return self.candidate.realization.text
-
-    @property
-    def error(self) -> str | None:
-        return self.candidate.realization.error
-
-    @property
-    def edit(self) -> Any:
-        return self.candidate.edit
-
-    def missing(self, models: Sequence[str]) -> list[str]:
-        """What is not scored yet: ``"validation"``, ``"fluency"`` and/or model names."""
-        if self.error:
-            return []
-        return (
-            (["validation"] if self.verdicts is None else [])
-            + (["fluency"] if self.fluency is None else [])
-            + [m for m in models if m not in self.checks]
-        )
-
-    def key(self, paraphrase: str | None) -> str:
-        e = self.edit
-        return record_key(
-            {
-                "source": e.source.text,
-                "paraphrase": paraphrase or None,
-                "foil": self.text,
-                "rule": e.rule,
-                "variant": e.variant,
-                "nodes": list(e.nodes),
-            }
-        )
-
-
-from core.inputs import ENGLISH_HINT_WORDS, looks_english  # noqa: E402, F401 (moved to core for the CLI)
-
 NARROW, SHORT = 100, 30  # below these columns / rows the workbench goes compact
-FLUENCY_W = 5  # the fluency delta column: "+0.64"
 PARAPHRASE_MIN_OVERLAP = 0.3  # below this share of shared words a paraphrase is probably another sentence's
 SAME_SENTENCE_OVERLAP = 0.5  # an edited sentence sharing this much with the crafted one keeps its paraphrase
-
-
-def sentence_id(text: str) -> str:
-    return "wb-" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:10]
 
 
 # -- the screen --------------------------------------------------------------------------------
 
 
-class WorkbenchScreen(Screen[None]):
-    """Sentence → graph → edits → foils → verdicts and spot checks → basket."""
+class WorkbenchScreen(BasketGlue, ExploreEvents, CandidatesView, Screen[None]):
+    """Sentence → graph → edits → foils → verdicts and spot checks → basket.
+
+    Its parts: :class:`CandidatesView` (rules list, candidates table, detail), :class:`ExploreEvents` (the
+    workers forwarding core's events, and their display), :class:`BasketGlue` (decisions, basket, hand edits).
+    """
 
     PASTE_TARGET: ClassVar[str] = "#sentence"  # where a paste on a pane goes (smithtui.keybursts)
 
@@ -222,6 +98,7 @@ class WorkbenchScreen(Screen[None]):
         self.busy = False
         self._cancel: threading.Event | None = None
         self.timings: dict[str, float] = {}  # for the benchmark; never displayed
+        self.decided: tuple[FoilRecord, ...] = ()  # the engine's records of the last craft (ev.Decided)
         self.show_edit_column = False
         self.show_fluency_column = True
         self.foil_width = 40
@@ -497,284 +374,30 @@ class WorkbenchScreen(Screen[None]):
         self._setup_columns()
         self._fill_table()
 
-    # -- the worker ---------------------------------------------------------------------------
-    @work(thread=True, exclusive=True, group="generate", exit_on_error=False)
-    def generate_worker(
-        self, gen: int, sentence: str, paraphrase: str, models: Sequence[str], cancel: threading.Event
-    ) -> None:
-        worker = get_current_worker()
+    # -- the worker: core's events, forwarded ---------------------------------------------------
+    class Explored(Message):
+        """One pipeline event (:mod:`core.foils.explore`) of generation ``gen``, forwarded from a worker."""
 
-        def stale() -> bool:
-            return worker.is_cancelled or cancel.is_set()
+        def __init__(self, gen: int, event: Any) -> None:
+            super().__init__()
+            self.gen, self.event = gen, event
 
-        post = self.post_message
-        backends = self.app.backends
-        try:
-            pipe = backends.pipeline()
-            parsed = pipe.parse_one(sentence)
-            note = "" if not parsed.ok or looks_english(parsed.text) else (
-                "This does not look like English: the parser and the rules are English-only, expect odd foils."
-            )
-            post(Parsed(gen, parsed, note))
-            if not parsed.ok or stale():
-                return
-            by_rule = pipe.edits(parsed)
-            post(EditsFound(gen, by_rule))
-            edits = [e for rule in RULES for e in by_rule.get(rule, [])]
-            if not edits or stale():
-                return
-            candidates = pipe.realize(edits)
-            post(CandidatesReady(gen, candidates))
-            ok = [i for i, c in enumerate(candidates) if c.realization.error is None]
-            if not ok or stale():
-                return
-            self._spot_checks(gen, parsed.text, paraphrase, models, ok, [candidates[i].text for i in ok], stale)
-            if stale():
-                return
-            self._fluency(gen, pipe, ok, [candidates[i] for i in ok])
-            if stale():
-                return
-            try:
-                verdicts = pipe.validate([candidates[i] for i in ok])
-            except SmithError as exc:
-                post(StageFailed(gen, "validation", exc.message, exc.hint))
-                verdicts = [[] for _ in ok]
-            except Exception as exc:  # foils stay on screen without verdicts
-                post(StageFailed(gen, "validation", f"{type(exc).__name__}: {exc}"))
-                verdicts = [[] for _ in ok]
-            post(VerdictsReady(gen, ok, verdicts))
-        except SmithError as exc:
-            post(StageFailed(gen, "generate", exc.message, exc.hint))
-        except Exception as exc:  # the app stays usable whatever a backend does
-            post(StageFailed(gen, "generate", f"{type(exc).__name__}: {exc}"))
-        finally:
-            post(GenerationDone(gen))
+    class GenerationDone(Message):
+        def __init__(self, gen: int) -> None:
+            super().__init__()
+            self.gen = gen
 
-    def _fluency(self, gen: int, pipe: Any, indices: list[int], candidates: list[Any]) -> None:
-        """Score the foils' fluency against their source (a failure is reported; the column says n/a)."""
-        try:
-            fluency = pipe.fluency(candidates)
-        except SmithError as exc:
-            self.post_message(StageFailed(gen, "fluency", exc.message, exc.hint))
-            fluency = [{"scorer": pipe.settings.fluency, "source": None, "foil": None, "delta": None} for _ in candidates]
-        self.post_message(FluencyScored(gen, indices, fluency))
+    class FoilScored(Message):
+        """A decided foil's missing verdicts and spot checks, computed after the decision (not tied to a generation)."""
 
-    def _spot_checks(
-        self,
-        gen: int,
-        source: str,
-        paraphrase: str,
-        models: Sequence[str],
-        indices: list[int],
-        foils: list[str],
-        stale: Any,
-    ) -> None:
-        from core.evaluate import check_model
+        def __init__(self, row: Any, paraphrase: str, models: Sequence[str]) -> None:
+            super().__init__()
+            self.row, self.paraphrase, self.models = row, paraphrase, tuple(models)
 
-        for model in models:
-            if stale():
-                return
-            try:
-                embedder = self.app.backends.embedder(model)
-            except SmithError as exc:
-                self.post_message(SpotChecked(gen, model, indices, [], str(exc)))
-                continue
-            except Exception as exc:
-                self.post_message(SpotChecked(gen, model, indices, [], f"{type(exc).__name__}: {exc}"))
-                continue
-            checks = check_model(embedder, source, foils, paraphrase or None, name=model)
-            self.post_message(SpotChecked(gen, model, indices, checks))
-
-    @work(thread=True, group="complete", exit_on_error=False)
-    def complete_worker(self, row: Row, paraphrase: str, models: Sequence[str]) -> None:
-        """Score what a decided foil is missing (validation, models), whatever the screen does meanwhile."""
-        from core.evaluate import check_model
-
-        try:
-            pipe = self.app.backends.pipeline()
-            if row.verdicts is None:
-                row.verdicts = list(pipe.validate([row.candidate])[0])
-            if row.fluency is None:
-                row.fluency = pipe.fluency([row.candidate])[0]
-            for model in models:
-                if model not in row.checks:
-                    try:
-                        embedder = self.app.backends.embedder(model)
-                    except Exception:
-                        row.checks[model] = None  # unavailable: reported on the status line already
-                        continue
-                    [row.checks[model]] = check_model(
-                        embedder, row.edit.source.text, [row.text], paraphrase or None, name=model
-                    )
-        except SmithError as exc:
-            self.post_message(StageFailed(self.gen, "scoring a decided foil", exc.message, exc.hint))
-            return
-        except Exception as exc:
-            self.post_message(StageFailed(self.gen, "scoring a decided foil", f"{type(exc).__name__}: {exc}"))
-            return
-        self.post_message(FoilScored(row, paraphrase, models))
-
-    def on_foil_scored(self, message: FoilScored) -> None:
-        curation = self.app.curation
-        if curation is None:
-            return
-        record = self._record(message.row, message.paraphrase)
-        record[PENDING] = message.row.missing(message.models)
-        try:
-            completed = curation.complete(record)
-        except SmithError as exc:
-            self.app.notify(str(exc), severity="error", markup=False)
-            return
-        if completed:
-            self.refresh_basket()
-            self.app.basket_changed()
-
-    @work(thread=True, group="rescore", exit_on_error=False)
-    def rescore_worker(self, gen: int, index: int, candidate: Any, paraphrase: str, models: Sequence[str]) -> None:
-        """Re-validate and re-check one hand-edited foil."""
-        try:
-            self._spot_checks(gen, candidate.edit.source.text, paraphrase, models, [index], [candidate.text], lambda: False)
-            self._fluency(gen, self.app.backends.pipeline(), [index], [candidate])
-            verdicts = self.app.backends.pipeline().validate([candidate])
-            self.post_message(VerdictsReady(gen, [index], verdicts))
-        except SmithError as exc:
-            self.post_message(StageFailed(gen, "re-score", exc.message, exc.hint))
-        except Exception as exc:
-            self.post_message(StageFailed(gen, "re-score", f"{type(exc).__name__}: {exc}"))
-
-    # -- messages -----------------------------------------------------------------------------
-    def on_parsed(self, message: Parsed) -> None:
-        if message.gen != self.gen:
-            return
-        self.timings["parsed"] = time.perf_counter()
-        parsed = message.parsed
-        self.parsed = parsed
-        view = self.query_one("#sentence-view", SentenceView)
-        self.query_one("#graph", GraphTree).show_graph(parsed)
-        if not parsed.ok:
-            view.message(f"Cannot use this sentence: {parsed.error}")
-            return
-        view.show(parsed)
-        if message.note:
-            self.app.notify(message.note, severity="warning", markup=False)
-
-    def on_edits_found(self, message: EditsFound) -> None:
-        if message.gen != self.gen:
-            return
-        self.by_rule = message.by_rule
-        self._fill_rules()
-        if not any(message.by_rule.values()):
-            self.query_one("#detail", Static).update(
-                Text("No rule applies to this sentence: try one with a verb, its subject and object.", style="yellow")
-            )
-
-    def on_candidates_ready(self, message: CandidatesReady) -> None:
-        if message.gen != self.gen:
-            return
-        self.rows = [Row(i, c) for i, c in enumerate(message.candidates)]
-        self._fill_rules()
-        self._fill_table()
-        self.timings["candidates"] = time.perf_counter()
-
-    def on_verdicts_ready(self, message: VerdictsReady) -> None:
-        if message.gen != self.gen:
-            return
-        table = self.query_one("#candidates", DataTable)
-        for i, verdicts in zip(message.indices, message.verdicts, strict=True):
-            self.rows[i].verdicts = list(verdicts)
-            if str(i) in table.rows:
-                table.update_cell(str(i), "valid", self._verdicts_text(self.rows[i]))
-        self.timings["verdicts"] = time.perf_counter()
-        self._show_detail()
-
-    def on_fluency_scored(self, message: FluencyScored) -> None:
-        if message.gen != self.gen:
-            return
-        table = self.query_one("#candidates", DataTable)
-        for i, fluency in zip(message.indices, message.fluency, strict=True):
-            self.rows[i].fluency = fluency
-            if str(i) in table.rows and "fluency" in table.columns:
-                table.update_cell(str(i), "fluency", self._fluency_text(self.rows[i]))
-        self.timings["fluency"] = time.perf_counter()
-        self._show_detail()
-
-    def _fluency_text(self, row: Row) -> Text:
-        return Text("") if row.error else fluency_cell(row.fluency, self.app.settings.pipeline.fluency_threshold)
-
-    def on_spot_checked(self, message: SpotChecked) -> None:
-        if message.gen != self.gen:
-            return
-        table = self.query_one("#candidates", DataTable)
-        if message.error:
-            if message.model not in self._model_errors:
-                self._model_errors.add(message.model)
-                self.app.notify(f"{message.model}: {message.error}", title="model unavailable", severity="warning", markup=False)
-            for i in message.indices:
-                self.rows[i].checks[message.model] = None
-                if str(i) in table.rows and f"m:{message.model}" in table.columns:
-                    table.update_cell(str(i), f"m:{message.model}", Text("n/a", style="yellow"))
-            return
-        for i, check in zip(message.indices, message.checks, strict=True):
-            self.rows[i].checks[message.model] = check
-            if str(i) in table.rows and f"m:{message.model}" in table.columns:
-                table.update_cell(str(i), f"m:{message.model}", margin_cell(check))
-        self.timings[f"model:{message.model}"] = time.perf_counter()
-        self._show_detail()
-
-    def on_stage_failed(self, message: StageFailed) -> None:
-        if message.gen != self.gen:
-            return
-        text = message.error + (f"\nhint: {message.hint}" if message.hint else "")
-        self.app.notify(text, title=f"{message.stage} failed", severity="error", markup=False, timeout=10)
-        self.query_one("#detail", Static).update(Text(f"{message.stage} failed: {message.error}", style="red"))
-
-    def on_generation_done(self, message: GenerationDone) -> None:
-        if message.gen != self.gen:
-            return
-        self.busy = False
-        self.timings["done"] = time.perf_counter()
-        self.refresh_status()
-
+    # -- handlers Textual finds by decorator (they stay on the screen class) -------------------
     @on(Tree.NodeHighlighted, "#graph")
     def _node_highlighted(self, event: Tree.NodeHighlighted) -> None:
         self.query_one("#sentence-view", SentenceView).highlight(event.node.data)
-
-    # -- rules list ---------------------------------------------------------------------------
-    def _fill_rules(self) -> None:
-        """Rule and variant counts: realized foils once they are in (failed edits counted apart), edits before."""
-        rules = self.query_one("#rules", OptionList)
-        rules.clear_options()
-        failed = {r.edit.key for r in self.rows if r.error}
-
-        def counted(edits: list[Any]) -> tuple[int, int]:
-            bad = sum(1 for e in edits if e.key in failed)
-            return len(edits) - bad, bad
-
-        def label_of(name: str, edits: list[Any], style: str = "") -> Text:
-            ok, bad = counted(edits)
-            out = Text(f"{name} ({ok})", style=style if ok else "dim")
-            if bad:
-                out.append(f" +{bad} failed", style="dim red")
-            return out
-
-        every = [e for v in self.by_rule.values() for e in v]
-        options = [Option(label_of("All edits", every, "bold"), id="all")]
-        for rule in self.app.settings.pipeline.rules:
-            edits = self.by_rule.get(rule, [])
-            label = Text()
-            label.append(f"{rule} ", style="bold")
-            label.append_text(label_of(RULE_NAMES.get(rule, rule), edits))
-            options.append(Option(label, id=f"rule:{rule}"))
-            variants: dict[str, list[Any]] = {}
-            for e in edits:
-                variants.setdefault(e.variant, []).append(e)
-            for variant, group in variants.items():
-                options.append(Option(Text("   · ") + label_of(variant, group), id=f"variant:{rule}:{variant}"))
-        rules.add_options(options)
-        ids = [o.id for o in options]
-        rules.highlighted = ids.index(self.filter) if self.filter in ids else 0
-        if self.filter not in ids:
-            self.filter = "all"
 
     @on(OptionList.OptionHighlighted, "#rules")
     def _rule_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -783,329 +406,6 @@ class WorkbenchScreen(Screen[None]):
             self.filter = new
             self._fill_table()
 
-    def _visible(self, row: Row) -> bool:
-        """Shown in the table: realized (or failed edits shown with f), matching the / filter and the rule list."""
-        if row.error and not self.show_failed:
-            return False
-        if self.search and self.search.casefold() not in f"{row.edit.rule} {row.text}".casefold():
-            return False
-        if self.filter == "all":
-            return True
-        kind, _, rest = self.filter.partition(":")
-        if kind == "rule":
-            return row.edit.rule == rest
-        rule, _, variant = rest.partition(":")
-        return row.edit.rule == rule and row.edit.variant == variant
-
-    # -- candidates table -----------------------------------------------------------------------
-    def _center_width(self) -> int:
-        width = self.app.size.width
-        if self.query_one("#left").display:
-            width -= 34
-        if self.query_one("#basket-panel").display:
-            width -= 30
-        return max(30, width - 4)  # borders and the scroll bar
-
-    def _setup_columns(self) -> None:
-        """Mark, rule, the model margins and the verdict first, the foil text last in the room left.
-
-        At 80 columns the margins stay on screen and the foil is clipped around its change.
-        """
-        table = self.query_one("#candidates", DataTable)
-        table.clear(columns=True)
-        model_w = 7
-        fixed = 1 + 4 + 6 + len(self.models) * model_w + 2 * (4 + len(self.models))
-        room = self._center_width() - fixed
-        self.show_fluency_column = room - FLUENCY_W - 2 >= 20  # at 80 columns with three models it still fits
-        room -= (FLUENCY_W + 2) if self.show_fluency_column else 0
-        self.show_edit_column = room >= 30 + 20 + 2
-        self.foil_width = max(16, room - (22 if self.show_edit_column else 0))
-        table.add_column("", key="mark", width=1)
-        table.add_column("Rule", key="rule", width=4)
-        for model in self.models:
-            table.add_column(clip(model, model_w), key=f"m:{model}", width=model_w)
-        table.add_column("Valid", key="valid", width=6)
-        if self.show_fluency_column:
-            table.add_column("Flu", key="fluency", width=FLUENCY_W)
-        if self.show_edit_column:
-            table.add_column("Edit", key="edit", width=20)
-        title = "Foil (changes highlighted)"
-        table.add_column(title if len(title) <= self.foil_width else "Foil", key="foil", width=self.foil_width)
-
-    def _mark(self, row: Row) -> Text:
-        curation = self.app.curation
-        status = curation.status_of(row.key(self.paraphrase)) if curation is not None else None
-        if row.edited and status is None:
-            return Text("✎", style="cyan")
-        return {"accept": Text(ACCEPTED_MARK, style="bold green"), "reject": Text(REJECTED_MARK, style="bold red")}.get(
-            status or "", Text(" ")
-        )
-
-    def _verdicts_text(self, row: Row) -> Text:
-        if row.error:
-            return Text("error", style="red")
-        if row.verdicts is None:
-            return Text("…", style="dim")
-        if not row.verdicts:
-            return Text("–", style="dim")
-        out = Text()
-        for n, v in enumerate(row.verdicts):
-            if n:
-                out.append(" ")
-            out.append_text(verdict_cell(v))
-        return out
-
-    def _cells(self, row: Row) -> list[Any]:
-        foil = (
-            Text(clip(f"(failed: {row.error})", self.foil_width), style="red")
-            if row.error
-            else focus_window(row.text, row.candidate.realization.changed_spans, self.foil_width)
-        )
-        cells: list[Any] = [self._mark(row), Text(row.edit.rule, style="bold")]
-        for model in self.models:
-            if model in row.checks:
-                check = row.checks[model]
-                cells.append(Text("n/a", style="yellow") if check is None else margin_cell(check))
-            else:
-                cells.append(Text("…", style="dim") if not row.error else Text(""))
-        cells.append(self._verdicts_text(row))
-        if self.show_fluency_column:
-            cells.append(self._fluency_text(row))
-        if self.show_edit_column:
-            cells.append(Text(clip(row.edit.description, 20)))
-        cells.append(foil)
-        return cells
-
-    def _fill_table(self) -> None:
-        table = self.query_one("#candidates", DataTable)
-        keep = table.cursor_row
-        table.clear()
-        for row in self.rows:
-            if self._visible(row):
-                table.add_row(*self._cells(row), key=str(row.index))
-        if table.row_count:
-            table.move_cursor(row=min(max(keep, 0), table.row_count - 1))
-        self._show_detail()
-
-    def _refresh_marks(self) -> None:
-        table = self.query_one("#candidates", DataTable)
-        for row in self.rows:
-            if str(row.index) in table.rows:
-                table.update_cell(str(row.index), "mark", self._mark(row))
-
-    def current_row(self) -> Row | None:
-        table = self.query_one("#candidates", DataTable)
-        if not table.row_count:
-            return None
-        try:
-            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        except Exception:
-            return None
-        return self.rows[int(key)] if key is not None and int(key) < len(self.rows) else None
-
     @on(DataTable.RowHighlighted, "#candidates")
     def _row_highlighted(self, _event: DataTable.RowHighlighted) -> None:
         self._show_detail()
-
-    def _show_detail(self) -> None:
-        row = self.current_row()
-        detail = self.query_one("#detail", Static)
-        if row is None:
-            return
-        text = Text()
-        if row.error:
-            text.append(f"Realization failed: {row.error}\n", style="red")
-        else:
-            text.append_text(highlight_spans(row.text, row.candidate.realization.changed_spans))
-            text.append("\n")
-        text.append(f"{row.edit.rule} {row.edit.variant}: {row.edit.description}", style="dim")
-        if row.edited:
-            text.append(f"  (edited by hand; generated: {row.original_text})", style="cyan")
-        text.append("\n")
-        for v in row.verdicts or []:
-            text.append(f"{v.validator}: ", style="bold")
-            text.append_text(verdict_cell(v))
-            text.append(f" {v.reason}")
-            if v.probabilities:
-                text.append("  " + " ".join(f"{k} {p:.2f}" for k, p in v.probabilities.items()), style="dim")
-            text.append("\n")
-        fl = row.fluency
-        if fl is not None and fl.get("delta") is not None:
-            text.append("fluency: ", style="bold")
-            text.append(f"{fl['scorer']} delta {fl['delta']:+.3f} (foil {fl['foil']:.2f}, source {fl['source']:.2f})\n")
-        for model in self.models:
-            check = row.checks.get(model)
-            if check is None:
-                continue
-            ref = "sim(s,p)" if check.reference == "paraphrase" else "sim(s,s)"
-            text.append(f"{model}: ", style="bold")
-            text.append(f"sim(s,f) {check.sim_foil:.3f}  {ref} {check.sim_reference:.3f}  margin {check.margin:+.3f}")
-            text.append("  FOOLED\n" if check.fooled else "\n", style="bold red" if check.fooled else "")
-        detail.update(text)
-
-    # -- curation -------------------------------------------------------------------------------
-    def _record(self, row: Row, paraphrase: str | None = None) -> dict[str, Any]:
-        """The basket record of a row; ``pending`` lists what is not scored yet (completed later)."""
-        paraphrase = self.paraphrase if paraphrase is None else paraphrase
-
-        try:
-            prov = self.app.backends.provenance()
-        except Exception:
-            prov = {"seed": self.app.settings.pipeline.seed}
-        record = self.app.backends.pipeline().record(  # core owns the record and the decision: forwarded as is
-            row.candidate,
-            row.verdicts,
-            row.fluency,
-            row_id=sentence_id(row.edit.source.text),
-            paraphrase=paraphrase or None,
-            provenance=prov,
-        )
-        record["spotcheck"] = {m: spotcheck_entry(c) for m, c in row.checks.items() if c is not None and c.ok}
-        record["edited_by_hand"] = row.edited
-        if row.edited:
-            record["original_foil"] = row.original_text
-        record[PENDING] = row.missing(self.models)
-        return record
-
-    def _decide(self, action: str) -> None:
-        curation = self.app.require_curation()
-        row = self.current_row()
-        if curation is None:
-            return
-        if row is None:
-            self.app.notify("no candidate selected: generate foils first (Enter in the sentence box)", severity="warning")
-            return
-        if row.error:
-            self.app.notify("this edit could not be realized: nothing to keep", severity="warning")
-            return
-        record = self._record(row)
-        try:
-            getattr(curation, action)(record)
-        except SmithError as exc:
-            self.app.notify(str(exc), severity="error", markup=False, timeout=10)
-            return
-        self.app.undo_armed = None
-        if record[PENDING]:  # decided before its scores arrived: the basket entry is completed when they do
-            snapshot = replace(row, verdicts=None if row.verdicts is None else list(row.verdicts), checks=dict(row.checks))
-            self.complete_worker(snapshot, self.paraphrase, self.models)
-        self._refresh_marks()
-        self.refresh_basket()
-        self.app.basket_changed()
-        table = self.query_one("#candidates", DataTable)
-        if table.cursor_row < table.row_count - 1:
-            table.move_cursor(row=table.cursor_row + 1)
-
-    def action_accept(self) -> None:
-        self._decide("accept")
-
-    def action_reject(self) -> None:
-        self._decide("reject")
-
-    def action_undo(self) -> None:
-        """Undo the latest decision, saying which; one on an earlier sentence needs a second ``u``."""
-        undone = self.app.undo_decision(self.parsed.text if self.parsed is not None else None)
-        if undone is None:
-            return
-        self._refresh_marks()
-        self.refresh_basket()
-        at = next((r for r in self.rows if r.key(self.paraphrase) == undone["key"]), None)
-        if at is None:
-            return
-        if not self._visible(at):
-            self.filter = "all"
-            self._fill_rules()
-            self._fill_table()
-        table = self.query_one("#candidates", DataTable)
-        with contextlib.suppress(Exception):
-            table.move_cursor(row=table.get_row_index(str(at.index)))
-
-    def on_smith_app_basket_changed(self, _message: Message) -> None:
-        self.refresh_basket()
-        if self.rows:
-            self._refresh_marks()
-
-    def refresh_basket(self) -> None:
-        curation = self.app.curation
-        items = curation.basket if curation is not None else []
-        panel = self.query_one("#basket-panel")
-        panel.border_title = f"Basket ({len(items)})"
-        text = Text()
-        if not items:
-            text.append("empty\n\na: accept the selected foil\nr: reject  u: undo\nctrl+s: export", style="dim")
-        for rec in items[-200:]:
-            text.append(f"{rec.get('rule', '?'):<3}", style="bold green")
-            text.append(f"{clip(str(rec.get('foil', '')), 40)}\n")
-        self.query_one("#basket-list", Static).update(text)
-
-    # -- hand edits and models -----------------------------------------------------------------
-    def action_edit_foil(self) -> None:
-        from smithtui.widgets.dialogs import PromptScreen
-
-        row = self.current_row()
-        if row is None or row.error:
-            self.app.notify("select a realized foil to edit", severity="warning")
-            return
-        self.app.push_screen(
-            PromptScreen("Edit the foil (Enter re-scores it)", row.text, id="edit-dialog"),
-            lambda text: self._apply_edit(row.index, text),
-        )
-
-    def _apply_edit(self, index: int, text: str | None) -> None:
-        from core.textdiff import changed_spans
-        from core.types import Realization
-
-        if text is None or index >= len(self.rows):
-            return
-        row = self.rows[index]
-        text = " ".join(text.split())
-        if not text:
-            self.app.notify("a foil cannot be empty; the edit was not applied", severity="warning")
-            return
-        if text == row.text:
-            return
-        source = row.edit.source.text
-        realization = Realization(text=text, changed_spans=changed_spans(source, text), generator="hand")
-        if not row.edited:
-            row.original_text = row.text
-        row.candidate = replace(row.candidate, realization=realization)
-        row.edited = True
-        row.verdicts = None
-        row.fluency = None
-        row.checks = {}
-        table = self.query_one("#candidates", DataTable)
-        if str(index) in table.rows:
-            for key, value in zip([str(c.value) for c in table.columns], self._cells(row), strict=True):
-                table.update_cell(str(index), key, value)
-        self._show_detail()
-        self.rescore_worker(self.gen, index, row.candidate, self.paraphrase, self.models)
-
-    def action_pick_models(self) -> None:
-        from smithtui.widgets.dialogs import ModelPickerScreen
-
-        specs = self.app.backends.specs()
-        if not specs:
-            self.app.notify("no embedding registry available", severity="warning")
-            return
-        self.app.push_screen(ModelPickerScreen(specs, self.models, id="models-dialog"), self._set_models)
-
-    def on_smith_app_models_changed(self, _message: Message) -> None:
-        self._set_models(tuple(self.app.models))
-
-    def _set_models(self, models: tuple[str, ...] | None) -> None:
-        if models is None or models == self.models:
-            return
-        self.models = models
-        self.app.set_models(models)  # Compare and the next start use the same models
-        self._setup_columns()
-        self.refresh_status()
-        if self.parsed is not None and self.rows:
-            self._fill_table()
-            ok = [r.index for r in self.rows if not r.error]
-            self.models_worker(self.gen, self.parsed.text, self.paraphrase, models, ok, [self.rows[i].text for i in ok])
-
-    @work(thread=True, exclusive=True, group="models", exit_on_error=False)
-    def models_worker(
-        self, gen: int, source: str, paraphrase: str, models: Sequence[str], indices: list[int], foils: list[str]
-    ) -> None:
-        worker = get_current_worker()
-        self._spot_checks(gen, source, paraphrase, models, indices, foils, lambda: worker.is_cancelled)

@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from core.record import FoilRecord, as_foil
 from core.textio import atomic_writer
 
 _WORD = re.compile(r"\w+(?:'\w+)?|n't|[^\w\s]")
@@ -98,14 +99,14 @@ def foil_tokens(source: str, tokens: Sequence[str], foil: str) -> tuple[list[str
     return out, kept, new
 
 
-def _edited_alignment(record: Mapping[str, Any], tokens: Sequence[str], foil_toks: list[str], kept: dict[int, int],
+def _edited_alignment(record: FoilRecord, tokens: Sequence[str], foil_toks: list[str], kept: dict[int, int],
                       new: set[int], tree: Any) -> dict[str, list[int]]:  # fmt: skip
-    spans = record.get("changed_spans") or []
-    starts = _offsets(record["foil"], foil_toks)
+    spans = record.changed_spans
+    starts = _offsets(str(record.foil), foil_toks)
     in_change = {j for j in new if any(s < starts[j][1] and starts[j][0] < e for s, e in spans)} or new
     out: dict[str, list[int]] = {}
-    edited = set(record.get("nodes") or ())
-    for key, idx in (record.get("alignment") or {}).items():
+    edited = set(record.nodes)
+    for key, idx in record.alignment.items():
         mapped = [kept[i] for i in idx if i in kept]
         if not mapped:  # the words moved or changed: the same words among the new tokens, else the changed span
             words = {tokens[i].lower() for i in idx if i < len(tokens)}
@@ -134,28 +135,29 @@ def amr_entries(records: Iterable[Mapping[str, Any]]) -> Iterable[str]:
 
     seen: set[str] = set()
     ids: dict[str, int] = {}
-    for r in records:
-        if r.get("error") or not r.get("graph_before") or not r.get("graph_after") or not r.get("foil"):
+    for r in map(as_foil, records):
+        if not r.has_foil or not r.graph_before or not r.graph_after:  # foil None: a refused edit, no graph to write
             continue
-        source_tree = penman.parse(r["graph_before"])
+        foil = str(r.foil)
+        source_tree = penman.parse(r.graph_before)
         tokens = source_tree.metadata.get("tok", "").split()
-        source_id = f"{r.get('row_id') or r['id'].split(':')[0]}.src"
-        alignment = {k: list(v) for k, v in (r.get("alignment") or {}).items()}
+        source_id = f"{r.row_id or r.id.split(':')[0]}.src"
+        alignment = {k: list(v) for k, v in r.alignment.items()}
         if source_id not in seen:
             seen.add(source_id)
-            yield _entry(r["graph_before"], {
-                "id": source_id, "snt": r["source"], "tok": " ".join(tokens),
+            yield _entry(r.graph_before, {
+                "id": source_id, "snt": r.source, "tok": " ".join(tokens),
                 "alignments": isi_alignments(source_tree, alignment),
             })  # fmt: skip
-        edited_tree = penman.parse(r["graph_after"])
-        foil_toks, kept, new = foil_tokens(r["source"], tokens, r["foil"])
+        edited_tree = penman.parse(r.graph_after)
+        foil_toks, kept, new = foil_tokens(r.source, tokens, foil)
         aligned = _edited_alignment(r, tokens, foil_toks, kept, new, edited_tree)
-        ids[r["id"]] = ids.get(r["id"], 0) + 1  # two foils of one edit (e.g. two antonyms) get .2, .3, ...
-        yield _entry(r["graph_after"], {
-            "id": r["id"] if ids[r["id"]] == 1 else f"{r['id']}.{ids[r['id']]}", "snt": r["foil"], "tok": " ".join(foil_toks),
+        ids[r.id] = ids.get(r.id, 0) + 1  # two foils of one edit (e.g. two antonyms) get .2, .3, ...
+        yield _entry(r.graph_after, {
+            "id": r.id if ids[r.id] == 1 else f"{r.id}.{ids[r.id]}", "snt": foil, "tok": " ".join(foil_toks),
             "alignments": isi_alignments(edited_tree, aligned), "source-id": source_id,
-            "rule": r.get("rule"), "variant": r.get("variant"), "edit": r.get("description"),
-            "nodes": " ".join(r.get("nodes") or ()), "kept": str(r.get("kept")).lower(),
+            "rule": r.rule, "variant": r.variant, "edit": r.description,
+            "nodes": " ".join(r.nodes), "kept": str(r.kept).lower(),
         })  # fmt: skip
 
 
