@@ -8,7 +8,7 @@ import pytest
 
 from core.embed.registry import get_embedder
 from core.errors import SmithError
-from core.foils import explore as ev
+from core.foils import events as ev
 from core.foils.pipeline import FoilPipeline
 from core.inputs import InputRow
 from core.record import FoilRecord, sentence_id

@@ -14,6 +14,21 @@ from core.faces import lazy_face
 
 _FACE = {
     ".pipeline": ("FoilPipeline",),
+    ".events": (
+        "Parsed",
+        "EditsFound",
+        "CandidatesRealized",
+        "SpotChecked",
+        "FluencyScored",
+        "Verdicts",
+        "Decided",
+        "StageFailed",
+        "Event",
+        "explore",
+        "score",
+        "spot_check",
+        "failure",
+    ),
     ".registry": ("available_backends", "check_backends", "make_parser", "selected_backends"),
     ".amr.export": ("write_amr_corpus",),
     ".amr.smatch": ("score_parser",),

@@ -35,7 +35,7 @@ from core.record import FoilRecord
 from core.types import RULES, Edit, FoilCandidate, ParsedSentence, Realization, Verdict
 
 if TYPE_CHECKING:
-    from core.foils.explore import Event
+    from core.foils.events import Event
 
 Known = dict[int, tuple[Realization, dict[str, Any]]]
 """id(edit) -> (its realization, its fluency): the AR/HS foils ranking has realized and scored already."""
@@ -287,7 +287,7 @@ class FoilPipeline:
         row_id: str = "",
         provenance: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:
-        """One sentence stage by stage, every edit (none sampled): typed events (:mod:`core.foils.explore`)
+        """One sentence stage by stage, every edit (none sampled): typed events (:mod:`core.foils.events`)
         ``Parsed``, ``EditsFound``, ``CandidatesRealized``, ``SpotChecked`` per model, ``FluencyScored``,
         ``Verdicts``, ``Decided`` (``StageFailed`` where a stage fails). Stop pulling to cancel.
 
@@ -295,7 +295,7 @@ class FoilPipeline:
         >>> [type(e).__name__ for e in pipe.explore("!!!")]
         ['Parsed']
         """
-        from core.foils.explore import explore
+        from core.foils.events import explore
 
         return explore(
             self, sentence, paraphrase, models=models, embedder_for=embedder_for, row_id=row_id, provenance=provenance

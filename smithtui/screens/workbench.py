@@ -376,7 +376,7 @@ class WorkbenchScreen(BasketGlue, ExploreEvents, CandidatesView, Screen[None]):
 
     # -- the worker: core's events, forwarded ---------------------------------------------------
     class Explored(Message):
-        """One pipeline event (:mod:`core.foils.explore`) of generation ``gen``, forwarded from a worker."""
+        """One pipeline event (:mod:`core.foils.events`) of generation ``gen``, forwarded from a worker."""
 
         def __init__(self, gen: int, event: Any) -> None:
             super().__init__()

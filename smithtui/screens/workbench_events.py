@@ -1,4 +1,4 @@
-"""The workbench's workers: they forward core's pipeline events (:mod:`core.foils.explore`) as
+"""The workbench's workers: they forward core's pipeline events (:mod:`core.foils.events`) as
 :class:`~smithtui.screens.workbench.WorkbenchScreen` messages, and the handlers that show each."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from textual import work
 from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
+import core.foils as ev  # the pipeline events, through the face (core.foils.events)
 from core.errors import SmithError
-from core.foils import explore as ev
 from smithtui.screens.workbench_table import Row
 from smithtui.widgets.graph_tree import GraphTree
 from smithtui.widgets.render import margin_cell
@@ -58,7 +58,7 @@ class ExploreEvents:
 
     def _score(self, gen: int, candidates: list[Any], indices: list[int], paraphrase: str, models: Sequence[str],
                *, validate: bool = True, fluency: bool = True) -> None:  # fmt: skip
-        """Forward the scoring events (:func:`core.foils.explore.score`) of some candidates."""
+        """Forward the scoring events (:func:`core.foils.events.score`) of some candidates."""
         backends = self.app.backends
         try:
             for event in ev.score(backends.pipeline(), candidates, indices, paraphrase or None, models=models,

@@ -11,8 +11,8 @@ from rich.text import Text
 from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
+import core.foils as ev  # the pipeline events, through the face (core.foils.events)
 from core.curation import candidate_key
-from core.foils import explore as ev
 from core.types import RULE_NAMES
 from smithtui.widgets.render import (
     ACCEPTED_MARK,
@@ -53,7 +53,7 @@ class Row:
         return self.candidate.edit
 
     def take(self, event: Any) -> None:
-        """Keep a scoring event's result for this row (:func:`core.foils.explore.score` of this row alone)."""
+        """Keep a scoring event's result for this row (:func:`core.foils.events.score` of this row alone)."""
         if isinstance(event, ev.Verdicts):
             self.verdicts = list(event.verdicts[0])
         elif isinstance(event, ev.FluencyScored):
