@@ -87,6 +87,7 @@ def foil_record(
         variant=edit.variant,
         description=edit.description,
         nodes=tuple(edit.nodes),
+        details=json_values(edit.details),
         graph_before=source.penman,
         graph_after=write_penman(_with_sentence(edit.graph, real), indent=3),  # = penman.encode, ~3x faster
         changed_spans=tuple((s, e) for s, e in real.changed_spans),
@@ -105,6 +106,21 @@ def foil_record(
         provenance=dict(provenance) if provenance else None,
         fluency=None if fluency is None else dict(fluency),
     )
+
+
+def json_values(value: Any) -> Any:
+    """``value`` with tuples as lists and sets as sorted lists, recursively: what JSON writes and reads back.
+
+    >>> json_values({"roles": (":ARG0", ":ARG1"), "subtree": {"b", "a"}})
+    {'roles': [':ARG0', ':ARG1'], 'subtree': ['a', 'b']}
+    """
+    if isinstance(value, Mapping):
+        return {str(k): json_values(v) for k, v in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return sorted(json_values(v) for v in value)
+    if isinstance(value, (list, tuple)):
+        return [json_values(v) for v in value]
+    return value
 
 
 def _with_sentence(graph: penman.Graph, real: Realization) -> penman.Graph:

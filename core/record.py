@@ -124,6 +124,7 @@ class FoilRecord:
     variant: str = ""
     description: str = ""
     nodes: tuple[str, ...] = ()
+    details: Mapping[str, Any] = field(default_factory=dict)  # the edit's details (JSON values): sense choice, roles
     graph_before: str = ""
     graph_after: str = ""
     changed_spans: tuple[tuple[int, int], ...] = ()
@@ -172,6 +173,7 @@ class FoilRecord:
                 "variant": self.variant,
                 "description": self.description,
                 "nodes": list(self.nodes),
+                "details": dict(self.details),
                 "graph_before": self.graph_before,
                 "graph_after": self.graph_after,
                 "changed_spans": [list(span) for span in self.changed_spans],
@@ -221,6 +223,7 @@ class FoilRecord:
             variant=_text(d, "variant"),
             description=_text(d, "description"),
             nodes=_texts(d, "nodes"),
+            details=_object(d, "details") or {},
             graph_before=_text(d, "graph_before"),
             graph_after=_text(d, "graph_after"),
             changed_spans=_spans(d),

@@ -125,3 +125,21 @@ def test_read_triples_takes_empty_cells_as_null_and_refuses_a_kept_that_is_not_a
         "missing source": 1,
         "malformed foil record: a foil record's 'kept' is str, not true, false or null": 1,
     }
+
+
+def test_ar_and_hs_records_carry_the_chosen_sense(tmp_path):
+    """Issue 12 item 1: the record's edit details hold the chosen sense, its score and the runner-up."""
+    import json
+
+    from smithtui.cli import main
+
+    source = tmp_path / "in.txt"
+    source.write_text("The teacher gave the students a difficult test.\nThe letters were delivered by two old postmen.\n")
+    out = tmp_path / "out.jsonl"
+    assert main(["foils", "--input", str(source), "--out", str(out), "--no-card", "--no-validate"]) == 0
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    lexical = [r for r in records if r["rule"] in ("AR", "HS") and r["foil"]]
+    assert lexical
+    for r in lexical:
+        assert {"sense", "sense_score", "sense_runner_up", "sense_runner_up_score", "sense_method"} <= set(r["details"])
+        assert FoilRecord.from_json(r).to_json() == r
