@@ -13,12 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 
+from core.curated import CurationError, export_records
 from core.curation import (
-    CurationError,
     CurationSession,
     JournalInUse,
     SessionSummary,
-    export_records,
     open_session,
     previous_session,
     sibling_journals,
@@ -122,7 +121,7 @@ class CurationMixin:
 
     @work(thread=True, group="complete", exit_on_error=False)
     def rescore_worker(self, records: list[dict[str, Any]]) -> None:
-        from core.curation import rescore_record
+        from core.curated import rescore_record
 
         for record in records:
             try:
@@ -188,7 +187,9 @@ class CurationMixin:
         except SmithError as exc:
             self.notify(str(exc), severity="error", markup=False)
             return None
-        self.notify(f"undid {what}" + (f" on the earlier sentence “{clip(source, 50)}”" if elsewhere else ""), markup=False)
+        self.notify(
+            f"undid {what}" + (f" on the earlier sentence “{clip(source, 50)}”" if elsewhere else ""), markup=False
+        )
         self.basket_changed()
         return undone
 

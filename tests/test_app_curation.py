@@ -423,7 +423,7 @@ def test_a_foil_left_unscored_at_quit_is_marked_in_exports_and_rescored_on_resto
 
 
 def test_rescoring_refuses_an_edit_the_rules_no_longer_make(backends: Any) -> None:
-    from core.curation import rescore_record
+    from core.curated import rescore_record
     from core.errors import SmithError
 
     record = {"source": SENTENCE, "foil": "The young doctor did not treat the boy.", "rule": "PN",

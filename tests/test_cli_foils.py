@@ -78,7 +78,7 @@ def _csv_foils(path: Path) -> list[tuple[str, str]]:
 def test_one_csv_rule_for_the_cli_streamed_collected_and_the_basket(tmp_path, sample_run):
     """Kept foils only by default; --include-dropped adds the ones the decision dropped; the basket export
     (each record accepted by a person) writes all; the same function (core.export.in_csv) decides each time."""
-    from core.curation import export_records
+    from core.curated import export_records
 
     foils = [r for r in sample_run if r.get("foil") and not r.get("error")]
     kept = [(r["source"], r["foil"]) for r in foils if r["kept"]]

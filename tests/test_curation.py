@@ -14,14 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from core.curation import (
-    CurationError,
-    CurationSession,
-    export_format,
-    export_records,
-    previous_session,
-    record_key,
-)
+from core.curated import CurationError, export_format, export_records, record_key
+from core.curation import CurationSession, previous_session
 from core.errors import InputError
 from core.export import SENTENCESMITH_COLUMNS
 

@@ -30,7 +30,7 @@ def umask():
 @pytest.mark.parametrize(("mask", "mode"), [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600)])
 def test_new_exports_get_the_umask(tmp_path, umask, mask, mode):
     """Workbench bug #15.3: exports were written -rw------- whatever the umask."""
-    from core.curation import export_records
+    from core.curated import export_records
     from core.export import write_sentencesmith_csv
 
     umask(mask)

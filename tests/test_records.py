@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from core.curation import CurationSession, entry_problem, export_records
+from core.curated import export_records
+from core.curation import CurationSession, entry_problem
 from core.dataset_card import card_metadata
 from core.errors import InputError
 from core.evaluate.triples import triples_from_records

@@ -21,7 +21,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, OptionList, Static, Tree
 
-from core.curation import word_overlap
+from core.curated import word_overlap
 from core.errors import SmithError
 from core.record import FoilRecord
 from smithtui.screens.workbench_basket import BasketGlue

@@ -11,7 +11,7 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
-from core.curation import curated_record
+from core.curated import curated_record
 from core.errors import SmithError
 from core.record import CuratedRecord
 from smithtui.screens.workbench_table import Row
@@ -22,7 +22,7 @@ class BasketGlue:
     """Decisions on the selected foil, the basket panel, hand edits and models (a WorkbenchScreen part)."""
 
     def curated(self, row: Row, paraphrase: str | None = None, models: Sequence[str] | None = None) -> CuratedRecord:
-        """The basket record of a row (:func:`core.curation.curated_record`); ``pending`` lists what is not
+        """The basket record of a row (:func:`core.curated.curated_record`); ``pending`` lists what is not
         scored yet for ``models`` (default: the shown ones), completed later."""
         return curated_record(
             self.app.backends.pipeline(), row.candidate, row.verdicts, row.fluency,

@@ -12,7 +12,7 @@ from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
 import core.foils as ev  # the pipeline events, through the face (core.foils.events)
-from core.curation import candidate_key
+from core.curated import candidate_key
 from core.types import RULE_NAMES
 from smithtui.widgets.render import (
     ACCEPTED_MARK,
