@@ -139,7 +139,7 @@ def hardness_report(
     (a :class:`core.engines.EngineSpec`) crafts the foils shard by shard and spreads the models
     over its workers; the report is the same whatever the engine.
     """
-    from core.evaluate.evaluation import BLIND_PREFIX, evaluate_triples
+    from core.evaluate.evaluation import BLIND_PREFIX
     from core.foils.pipeline import FoilPipeline
 
     settings = settings or Settings()
@@ -157,45 +157,15 @@ def hardness_report(
         records_out.extend(records)
     t_foils = time.perf_counter() - started
 
-    from core.record import as_foil
-
-    typed = [as_foil(r) for r in records]
-    emitted = [r for r in typed if r.has_foil]  # a refused edit or a failed sentence (foil None) is not emitted
-    kept = [r for r in emitted if r.kept is True]
+    kept, validation, failed_sentences = _kept_foils(records)
     ours = [Triple(r.source, r.paraphrase or "", str(r.foil), rule=str(r.rule), variant=r.variant, id=r.id) for r in kept]
-    validation = {
-        rule: {
-            "emitted": len(group),
-            "kept": sum(r.kept is True for r in group),
-            "rate": (sum(r.kept is True for r in group) / len(group)) if group else None,
-        }
-        for rule, group in [("all", emitted)] + [(x, [r for r in emitted if r.rule == x]) for x in RULES]
-        if group
-    }
-    failed_sentences = {r.row_id for r in typed if r.error is not None} - {r.row_id for r in emitted}
-
     names = list(dict.fromkeys(["bow", *(f"{BLIND_PREFIX}{b}" for b in blind if b != "none"), *models]))
-    sets = {OURS: ours, PAPER: paper}
     report: dict[str, Any] = {"sets": {}}
-    for label, triples in sets.items():
+    for label, triples in {OURS: ours, PAPER: paper}.items():
         if not triples:
             continue
         check_cancel(cancel)
-        if engine is None or engine.name == "local":
-            result = evaluate_triples(triples, names, cache, seed=settings.pipeline.seed, n_boot=n_boot, cancel=cancel)
-        else:
-            from core.evaluate.spread import evaluate_spread
-
-            result = evaluate_spread(
-                triples, names, engine, settings=settings, cache_dir=str(cache.directory) if cache is not None else None,
-                cache_enabled=cache is not None, seed=settings.pipeline.seed, n_boot=n_boot, cancel=cancel,
-            )  # fmt: skip
-        report["sets"][label] = {
-            "n_triples": len(triples),
-            "rows": len({(t.source, t.paraphrase) for t in triples}),
-            "lexical": {rule: lexical_stats(g) for rule, g in _by_rule(triples).items()},
-            "models": _model_scores(result),
-        }
+        report["sets"][label] = _scored_set(triples, names, settings, cache, n_boot, cancel, engine)
     report["sets"].setdefault(OURS, {"n_triples": 0})["validation"] = validation
     report["pairs"] = len(pairs)
     report["sentences_without_foil"] = len(failed_sentences)
@@ -212,6 +182,52 @@ def hardness_report(
         "seconds": {"foils": round(t_foils, 2), "total": round(time.perf_counter() - started, 2)},
     }
     return report
+
+
+def _kept_foils(records: Sequence[Mapping[str, Any]]) -> tuple[list[Any], dict[str, Any], set[str]]:
+    """The kept foils, the validation rates per rule (of the emitted foils, the share kept), and the sentences that
+    gave no foil at all; a refused edit or a failed sentence (foil None) is not emitted."""
+    from core.record import as_foil
+
+    typed = [as_foil(r) for r in records]
+    emitted = [r for r in typed if r.has_foil]
+    kept = [r for r in emitted if r.kept is True]
+    validation = {
+        rule: {
+            "emitted": len(group),
+            "kept": sum(r.kept is True for r in group),
+            "rate": (sum(r.kept is True for r in group) / len(group)) if group else None,
+        }
+        for rule, group in [("all", emitted)] + [(x, [r for r in emitted if r.rule == x]) for x in RULES]
+        if group
+    }
+    failed_sentences = {r.row_id for r in typed if r.error is not None} - {r.row_id for r in emitted}
+    return kept, validation, failed_sentences
+
+
+def _scored_set(
+    triples: Sequence[Triple], names: Sequence[str], settings: Settings, cache: Any, n_boot: int,
+    cancel: threading.Event | None, engine: Any | None,
+) -> dict[str, Any]:  # fmt: skip
+    """One set's triples scored by every model (locally or spread over the engine's workers), with its lexical
+    statistics per rule."""
+    from core.evaluate.evaluation import evaluate_triples
+
+    if engine is None or engine.name == "local":
+        result = evaluate_triples(triples, names, cache, seed=settings.pipeline.seed, n_boot=n_boot, cancel=cancel)
+    else:
+        from core.evaluate.spread import evaluate_spread
+
+        result = evaluate_spread(
+            triples, names, engine, settings=settings, cache_dir=str(cache.directory) if cache is not None else None,
+            cache_enabled=cache is not None, seed=settings.pipeline.seed, n_boot=n_boot, cancel=cancel,
+        )  # fmt: skip
+    return {
+        "n_triples": len(triples),
+        "rows": len({(t.source, t.paraphrase) for t in triples}),
+        "lexical": {rule: lexical_stats(g) for rule, g in _by_rule(triples).items()},
+        "models": _model_scores(result),
+    }
 
 
 def _fmt(x: Any, pct: bool = False) -> str:
