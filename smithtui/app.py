@@ -67,6 +67,14 @@ def load_samples(path: str | Path | None = None) -> list[tuple[str, str]]:
 class SmithApp(KeyRouting, CurationMixin, PaletteCommands, App[None]):
     """SentenceSmith Workbench."""
 
+    class BackendStatus(Message):
+        """A backend started loading, is ready, or failed (``state``: loading | ready | error); posted by
+        :meth:`warm_up`, the app's own worker."""
+
+        def __init__(self, name: str, state: str, detail: str = "") -> None:
+            super().__init__()
+            self.name, self.state, self.detail = name, state, detail
+
     TITLE = "SentenceSmith Workbench"
     CSS_PATH = "app.tcss"
     ENABLE_COMMAND_PALETTE = True
@@ -331,10 +339,8 @@ class SmithApp(KeyRouting, CurationMixin, PaletteCommands, App[None]):
     @work(thread=True, group="warm", exit_on_error=False)
     def warm_up(self) -> None:
         """Load the parser, generator, validators and the configured embedders in the background."""
-        from smithtui.screens.workbench import BackendStatus
-
         def say(name: str, state: str, detail: str = "") -> None:
-            self.post_message(BackendStatus(name, state, detail))
+            self.post_message(self.BackendStatus(name, state, detail))
 
         steps = (
             ("pipeline", lambda: (self.backends.warm_pipeline(), self.backends.provenance())),
@@ -359,7 +365,7 @@ class SmithApp(KeyRouting, CurationMixin, PaletteCommands, App[None]):
             except Exception as exc:
                 say(name, "error", f"{type(exc).__name__}: {exc}")
 
-    def on_backend_status(self, message: Any) -> None:
+    def on_smith_app_backend_status(self, message: Any) -> None:
         """Record model loading news and show it on the workbench's status line."""
         self.backend_state[message.name] = (message.state, message.detail)
         if message.state == "error":

@@ -482,3 +482,20 @@ def test_tab_in_a_burst_moves_on_before_the_next_letters(tmp_path: Path) -> None
             assert screen.query_one("#var-models", Input).value == "minilm"
 
     run(scenario())
+
+
+def test_the_warm_up_reports_each_backend_through_the_apps_own_message(tmp_path: Path) -> None:
+    """Issue 14 item 5: BackendStatus is nested in SmithApp, which posts it from its warm-up worker and handles it."""
+    from app_support import wait_until
+
+    app = app_for(tmp_path, models=("bow",))
+    app.warm = True  # the shared backends are loaded already: the warm-up only reports them ready
+
+    async def scenario() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: app.backend_state.get("pipeline", ("",))[0] == "ready", timeout=60)
+            await app.workers.wait_for_complete()
+
+    run(scenario())
+    assert app.backend_state["pipeline"][0] == "ready"
+    assert type(app).BackendStatus.handler_name == "on_smith_app_backend_status"

@@ -31,17 +31,6 @@ from smithtui.widgets.footer import FitFooter
 from smithtui.widgets.graph_tree import GraphTree
 from smithtui.widgets.sentence_view import SentenceView
 
-# -- messages (posted by workers, always tagged with the generation they belong to) ----------
-
-
-class BackendStatus(Message):
-    """A backend started loading, is ready, or failed (``state``: loading | ready | error)."""
-
-    def __init__(self, name: str, state: str, detail: str = "") -> None:
-        super().__init__()
-        self.name, self.state, self.detail = name, state, detail
-
-
 NARROW, SHORT = 100, 30  # below these columns / rows the workbench goes compact
 PARAPHRASE_MIN_OVERLAP = 0.3  # below this share of shared words a paraphrase is probably another sentence's
 SAME_SENTENCE_OVERLAP = 0.5  # an edited sentence sharing this much with the crafted one keeps its paraphrase
