@@ -43,6 +43,8 @@ SENTENCES = [
     "We had to cancel the picnic because it started raining.",
     "The fire destroyed two barns, officials said Wednesday.",
     "Lady Pemberton was considered the proudest woman in the county.",
+    "We must finish the painting before the school year begins next month.",
+    "When the fever at last abated, the doctor left.",
     "She left the band to pursue a solo career.",
     "Nobody in the village knew the stranger.",
 ]
@@ -128,6 +130,13 @@ def test_us_drops_a_direct_object_only_as_the_opt_in_object_variant(foils):
     opted = enumerate_edits(parsed, ("US",), {"US": ("object",)})["US"]
     assert [realizer.realize(e).text for e in opted] == ["She drinks every morning."]
     assert {e.variant for e in opted} == {"object"}
+
+
+def test_us_never_leaves_a_bare_time_noun_nor_breaks_a_set_phrase(foils):
+    got = dict(foils)
+    month = [text for _, text in got[("We must finish the painting before the school year begins next month.", "US")]]
+    assert month and not [text for text in month if text.endswith("begins month.")]
+    assert not [text for _, text in got[("When the fever at last abated, the doctor left.", "US")] if " at abated" in text]
 
 
 def test_rs_never_swaps_a_predicate_nominal_with_its_subject(foils):

@@ -72,6 +72,38 @@ def _closed(idx: GraphIndex, var: str) -> bool:
     )
 
 
+def _anchors_a_time(parsed: ParsedSentence, tok: Token) -> bool:
+    """``tok`` modifies a time noun that has no determiner ("next month", "yesterday afternoon", "last week"):
+    without it the noun is left bare ("before the school year begins month")."""
+    from core.foils.rules.wordnet_facts import lexname
+
+    if not 0 <= tok.head < len(parsed.tokens) or tok.head == tok.i:
+        return False
+    noun = parsed.tokens[tok.head]
+    if noun.pos != "NOUN" or dependents(parsed, noun, "det", "poss"):
+        return False
+    return lexname((noun.lemma or noun.text).lower(), "n") == "noun.time"
+
+
+def _in_set_phrase(parsed: ParsedSentence, tok: Token) -> bool:
+    """``tok`` and a neighbour form a WordNet multi-word lemma ("drawing room", "at last", "of course"): dropping
+    it breaks the phrase ("When the fever at abated")."""
+    from core.foils.rules.lexicon import _QUERY_LOCK, lexicalised_pair, wordnet
+
+    for left, right in ((tok.i - 1, tok.i), (tok.i, tok.i + 1)):
+        if left < 0 or right >= len(parsed.tokens):
+            continue
+        a, b = parsed.tokens[left], parsed.tokens[right]
+        if not (a.text.isalpha() and b.text.isalpha()):
+            continue
+        if lexicalised_pair(a.text, a.lemma, a.pos, b.text, b.lemma, b.pos):
+            return True
+        with _QUERY_LOCK:
+            if wordnet().synsets(f"{a.text.lower()}_{b.text.lower()}", pos="r"):
+                return True  # an adverbial phrase led by a function word: "at last", "at least", "of course"
+    return False
+
+
 def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, role: str) -> str | None:
     """Which default US variant may drop ``var`` (its ``role`` under ``parent``), or None when the sentence
     cannot do without it (docs/foil-rules.md): ``modifier`` (an adjective, adverb or number), ``adjunct`` (a
@@ -97,6 +129,8 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
         if dependents(parsed, tok, *_CLAUSE_KIDS):
             return None  # "quite" in "quite happy" stays with it; a word with a subject is a clause (a mis-parse)
         if role == ":quant" and (tok.pos != "NUM" or tok.ent_type not in ("", "CARDINAL")):
+            return None
+        if _anchors_a_time(parsed, tok) or _in_set_phrase(parsed, tok):
             return None
         if tok.pos in ("ADJ", "ADV", "NUM") or (tok.pos == "NOUN" and tok.dep == "compound"):
             return "modifier"
