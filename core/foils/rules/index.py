@@ -224,6 +224,18 @@ def dependents(parsed: ParsedSentence, tok: Token, *deps: str) -> list[Token]:
     return [t for t in parsed.tokens if t.head == tok.i and t.i != tok.i and (not deps or t.dep in deps)]
 
 
+def word_pairs(parsed: ParsedSentence, index: int) -> list[tuple[Token, Token]]:
+    """The word at ``index`` with its left and with its right neighbour, when both are alphabetic words (where a
+    two-word set phrase can stand: "drawing room", "at last")."""
+    pairs = []
+    for left, right in ((index - 1, index), (index, index + 1)):
+        if left >= 0 and right < len(parsed.tokens):
+            a, b = parsed.tokens[left], parsed.tokens[right]
+            if a.text.isalpha() and b.text.isalpha():
+                pairs.append((a, b))
+    return pairs
+
+
 def head_token(parsed: ParsedSentence, var: str) -> Token | None:
     """The first token aligned to ``var`` (its head word), or None."""
     for i in parsed.alignment.get(var, ()):

@@ -29,6 +29,7 @@ from core.foils.rules.index import (
     node_pos,
     split_concept,
     takes_object,
+    word_pairs,
 )
 from core.foils.rules.lexicon import (
     UNIVERSAL_POS,
@@ -119,15 +120,7 @@ def _fixed_expression(parsed: ParsedSentence, index: int | None) -> bool:
     tok = parsed.tokens[index]
     if tok.dep == "compound" or dependents(parsed, tok, "prt"):
         return True
-    for left, right in ((index - 1, index), (index, index + 1)):
-        if left < 0 or right >= len(parsed.tokens):
-            continue
-        a, b = parsed.tokens[left], parsed.tokens[right]
-        if not (a.text.isalpha() and b.text.isalpha()):
-            continue
-        if lexicalised_pair(a.text, a.lemma, a.pos, b.text, b.lemma, b.pos):
-            return True
-    return False
+    return any(lexicalised_pair(a.text, a.lemma, a.pos, b.text, b.lemma, b.pos) for a, b in word_pairs(parsed, index))
 
 
 CONCRETE_LEXNAMES = frozenset(

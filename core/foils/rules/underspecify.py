@@ -27,6 +27,7 @@ from core.foils.rules.index import (
     dependents,
     head_token,
     index_for,
+    word_pairs,
 )
 from core.foils.rules.variants import DEFAULT_VARIANTS, VARIANTS, _check_variants
 from core.types import Edit, ParsedSentence, Token
@@ -90,12 +91,7 @@ def _in_set_phrase(parsed: ParsedSentence, tok: Token) -> bool:
     it breaks the phrase ("When the fever at abated")."""
     from core.foils.rules.lexicon import _QUERY_LOCK, lexicalised_pair, wordnet
 
-    for left, right in ((tok.i - 1, tok.i), (tok.i, tok.i + 1)):
-        if left < 0 or right >= len(parsed.tokens):
-            continue
-        a, b = parsed.tokens[left], parsed.tokens[right]
-        if not (a.text.isalpha() and b.text.isalpha()):
-            continue
+    for a, b in word_pairs(parsed, tok.i):
         if lexicalised_pair(a.text, a.lemma, a.pos, b.text, b.lemma, b.pos):
             return True
         with _QUERY_LOCK:
