@@ -14,7 +14,7 @@ from core.foils.amr.graph import (
     INSTANCE,
     replace_triple,
 )
-from core.foils.parse.lex import adverb_to_adjective
+from core.foils.parse.lex import PRONOUNS, adverb_to_adjective
 from core.foils.realize.morph import inflect
 from core.foils.rules.antonyms import has_antonyms, sense_antonyms
 from core.foils.rules.hypernyms import sense_hypernyms
@@ -177,10 +177,7 @@ def _frames_fit(parsed: ParsedSentence, at: int | None, cand: Candidate) -> bool
     return not frames or all(frames & FRAME_NEEDS[use] for use in _complements(parsed, tok))
 
 
-_PRONOUNS_OF = {
-    "male": frozenset({"he", "him", "his", "himself"}),
-    "female": frozenset({"she", "her", "hers", "herself"}),
-}
+_PRONOUN_OF_GENDER = {"male": "he", "female": "she"}  # the AMR pronoun concept (core.foils.parse.lex.PRONOUNS)
 
 
 def _pronoun_left_behind(parsed: ParsedSentence, at: int | None, synset: str) -> bool:
@@ -189,7 +186,7 @@ def _pronoun_left_behind(parsed: ParsedSentence, at: int | None, synset: str) ->
     gender = sense_gender(synset)
     if gender is None or at is None:
         return False
-    return any(t.text.lower() in _PRONOUNS_OF[gender] for t in parsed.tokens[at + 1 :])
+    return any(PRONOUNS.get(t.text.lower()) == _PRONOUN_OF_GENDER[gender] for t in parsed.tokens[at + 1 :])
 
 
 def _agent_of_transitive(idx: GraphIndex, var: str) -> bool:
