@@ -407,11 +407,28 @@ def _lexicalised(lemma_a: str, text_a: str, pos_a: str, lemma_b: str, text_b: st
     return False
 
 
+def adverb_phrase(first: str, second: str) -> bool:
+    """``first second`` is a WordNet adverb lemma led by a function word ("at last", "at least", "of course").
+
+    >>> adverb_phrase("at", "last"), adverb_phrase("at", "the")
+    (True, False)
+    """
+    return _adverb_phrase(first.lower(), second.lower())
+
+
+@lru_cache(maxsize=65536)
+def _adverb_phrase(first: str, second: str) -> bool:
+    wn = wordnet()
+    with _QUERY_LOCK:
+        return bool(wn.synsets(f"{first}_{second}", pos="r"))
+
+
 def clear_cache() -> None:
     """Forget cached lookups (tests; after changing ``nltk.data.path``)."""
     from core.foils.rules import antonyms, hypernyms
 
     antonyms.clear_cache()
     hypernyms.clear_cache()
+    _adverb_phrase.cache_clear()
     _word_frequency_from_synsets.cache_clear()
     _lexicalised.cache_clear()

@@ -89,15 +89,12 @@ def _anchors_a_time(parsed: ParsedSentence, tok: Token) -> bool:
 def _in_set_phrase(parsed: ParsedSentence, tok: Token) -> bool:
     """``tok`` and a neighbour form a WordNet multi-word lemma ("drawing room", "at last", "of course"): dropping
     it breaks the phrase ("When the fever at abated")."""
-    from core.foils.rules.lexicon import _QUERY_LOCK, lexicalised_pair, wordnet
+    from core.foils.rules.lexicon import adverb_phrase, lexicalised_pair
 
-    for a, b in word_pairs(parsed, tok.i):
-        if lexicalised_pair(a.text, a.lemma, a.pos, b.text, b.lemma, b.pos):
-            return True
-        with _QUERY_LOCK:
-            if wordnet().synsets(f"{a.text.lower()}_{b.text.lower()}", pos="r"):
-                return True  # an adverbial phrase led by a function word: "at last", "at least", "of course"
-    return False
+    return any(
+        lexicalised_pair(a.text, a.lemma, a.pos, b.text, b.lemma, b.pos) or adverb_phrase(a.text, b.text)
+        for a, b in word_pairs(parsed, tok.i)
+    )
 
 
 def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, role: str) -> str | None:
