@@ -20,7 +20,7 @@ import penman
 from core.errors import InputError
 from core.foils.amr.graph import write_penman
 from core.record import CuratedRecord, FoilRecord, as_curated, as_foil, as_json
-from core.textio import atomic_write_csv, atomic_write_jsonl, atomic_writer, to_json
+from core.textio import atomic_write_csv, atomic_write_jsonl, atomic_writer, finite_json, to_json
 from core.types import RULE_NAMES, FoilCandidate, Realization, Verdict
 
 SENTENCESMITH_COLUMNS = (
@@ -87,7 +87,7 @@ def foil_record(
         variant=edit.variant,
         description=edit.description,
         nodes=tuple(edit.nodes),
-        details=json_values(edit.details),
+        details=finite_json(edit.details),  # tuples as lists, no NaN: what the JSON reads back
         graph_before=source.penman,
         graph_after=write_penman(_with_sentence(edit.graph, real), indent=3),  # = penman.encode, ~3x faster
         changed_spans=tuple((s, e) for s, e in real.changed_spans),
@@ -106,21 +106,6 @@ def foil_record(
         provenance=dict(provenance) if provenance else None,
         fluency=None if fluency is None else dict(fluency),
     )
-
-
-def json_values(value: Any) -> Any:
-    """``value`` with tuples as lists and sets as sorted lists, recursively: what JSON writes and reads back.
-
-    >>> json_values({"roles": (":ARG0", ":ARG1"), "subtree": {"b", "a"}})
-    {'roles': [':ARG0', ':ARG1'], 'subtree': ['a', 'b']}
-    """
-    if isinstance(value, Mapping):
-        return {str(k): json_values(v) for k, v in value.items()}
-    if isinstance(value, (set, frozenset)):
-        return sorted(json_values(v) for v in value)
-    if isinstance(value, (list, tuple)):
-        return [json_values(v) for v in value]
-    return value
 
 
 def _with_sentence(graph: penman.Graph, real: Realization) -> penman.Graph:
