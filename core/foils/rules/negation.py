@@ -69,7 +69,7 @@ def _clause_tokens(parsed: ParsedSentence, tok: Token) -> list[Token]:
     while stack:
         t = stack.pop()
         out.append(t)
-        stack += [k for k in dependents(parsed, t) if k.dep not in _CLAUSE_DEPS and k.dep not in ("advcl", "ccomp")]
+        stack += [k for k in dependents(parsed, t) if k.dep not in _CLAUSE_DEPS]
     return out
 
 

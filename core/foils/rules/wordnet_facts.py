@@ -26,6 +26,7 @@ Both are cached per word and read under :mod:`core.foils.rules.lexicon`'s query 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from core.foils.rules.lexicon import _QUERY_LOCK, sense_count, wordnet
 
@@ -49,12 +50,18 @@ def lexname(lemma: str, pos: str = "n") -> str:
 @lru_cache(maxsize=8192)
 def synset_lexname(name: str) -> str:
     """The lexicographer file of the synset ``name`` ("" for an unknown name)."""
+    sense = _synset(name)
+    return sense.lexname() if sense is not None else ""
+
+
+def _synset(name: str) -> Any:
+    """The synset ``name``, or None for a malformed or unknown name."""
     wn = wordnet()
     with _QUERY_LOCK:
         try:
-            return wn.synset(name).lexname()
+            return wn.synset(name)
         except Exception:  # nltk raises WordNetError or ValueError for a malformed or unknown name
-            return ""
+            return None
 
 
 _GENDERS = {"male.n.02": "male", "kinsman.n.01": "male", "female.n.02": "female", "kinswoman.n.01": "female"}
@@ -64,16 +71,12 @@ _GENDERS = {"male.n.02": "male", "kinsman.n.01": "male", "female.n.02": "female"
 def sense_gender(name: str) -> str | None:
     """``male`` or ``female`` for a person sense below WordNet's male, female, kinsman or kinswoman ("son",
     "niece"), else None."""
-    wn = wordnet()
+    sense = _synset(name)
+    if sense is None or sense.lexname() != "noun.person":
+        return None
     with _QUERY_LOCK:
-        try:
-            sense = wn.synset(name)
-        except Exception:  # nltk raises WordNetError or ValueError for a malformed or unknown name
-            return None
-        if sense.lexname() != "noun.person":
-            return None
         above = {s.name() for s in sense.closure(lambda s: s.hypernyms() + s.instance_hypernyms())}
-        return next((gender for synset, gender in _GENDERS.items() if synset in above), None)
+    return next((gender for synset, gender in _GENDERS.items() if synset in above), None)
 
 
 @lru_cache(maxsize=8192)
