@@ -1,5 +1,5 @@
-"""PN, polarity negation: ``:polarity -`` on the main predicate, a clause's predicate, or a subject or
-object determiner that becomes "no"; a node already negated is un-negated (docs/foil-rules.md).
+"""PN, polarity negation: ``:polarity -`` on the main predicate, a clause's predicate, or a subject's
+determiner that becomes "no"; a node already negated is un-negated (docs/foil-rules.md).
 
 >>> from core.foils.amr.graph import decode
 >>> from core.types import ParsedSentence
@@ -31,9 +31,8 @@ from core.foils.rules.variants import DEFAULT_VARIANTS, VARIANTS, _check_variant
 from core.types import Edit, ParsedSentence, Token
 
 _CLAUSE_DEPS = frozenset({"advcl", "ccomp", "conj", "relcl", "xcomp"})
-_ARGUMENT_DEPS = frozenset(
-    {"nsubj", "nsubjpass"}
-)  # subjects: "A boy found" -> "No boy found"; "caught no train" is stiff
+# Subjects only: "A boy found" -> "No boy found"; an object's "no" reads stiffly ("caught no early train").
+_ARGUMENT_DEPS = frozenset({"nsubj", "nsubjpass"})
 _NO_DETS = frozenset({"a", "an", "some", "every", "each"})  # quantifying determiners: "A boy found" -> "No boy found"
 _PLURAL_NO_DETS = frozenset({"the", "these", "those"})  # only before a plural: "fed the pigeons" -> "fed no pigeons"
 _FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
@@ -98,7 +97,7 @@ def _in_time_clause(parsed: ParsedSentence, tok: Token) -> bool:
     if any(t.text.lower() in TIME_SUBORDINATORS for t in marks):
         return True
     first = min(t.i for t in _clause_tokens(parsed, clause))
-    return [t.text.lower() for t in parsed.tokens[max(0, first - 3) : first]][-3:] == ["by", "the", "time"]
+    return [t.text.lower() for t in parsed.tokens[max(0, first - 3) : first]] == ["by", "the", "time"]
 
 
 def _yes_no_question(parsed: ParsedSentence) -> bool:
@@ -183,7 +182,7 @@ def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
 
     - ``main-predicate``: negate the main predicate (do-support, modals, copulas);
     - ``clause-predicate``: negate the predicate of a subordinate, complement or coordinated clause;
-    - ``determiner``: a subject or object noun phrase's determiner becomes "no" ("A boy found" -> "No boy found");
+    - ``determiner``: a subject noun phrase's determiner becomes "no" ("A boy found" -> "No boy found");
     - ``unnegate``: an already negated node loses its negation (always offered where a negation exists);
     - ``any-node`` (opt-in, the released code's behaviour): any eligible node, including nouns in phrases.
     """
