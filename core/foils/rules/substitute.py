@@ -230,7 +230,8 @@ def _replacements(
         words = {t.lemma.lower() for t in parsed.tokens} | {t.text.lower() for t in parsed.tokens}
         if any(c.lemma.lower() in words for c in found):
             return []  # the sentence already holds the opposite ("our old apartment ... the new one"; "late ... early")
-        found = [c for c in found if not _pronoun_left_behind(parsed, at, choice.synset)]
+        if _pronoun_left_behind(parsed, at, choice.synset):
+            return []  # the same for every antonym of this word: one check, not one per candidate
     if rule == "AR" and pos in ("VERB", "AUX"):
         found = [c for c in found if _frames_fit(parsed, at, c)]
     return found
