@@ -242,6 +242,9 @@ NEGATE = [
     ("I want to go home.", 3, "I want not to go home."),
     ("The cat chased the mouse.", 1, "No cat chased the mouse."),
     ("Old postmen deliver letters.", 1, "No old postmen deliver letters."),
+    ("My brother hates waiting in long lines.", 2, "My brother does not hate waiting in long lines."),  # lemma "hat"
+    ("The league fined the club.", 2, "The league did not fine the club."),  # lemma "fin"
+    ("The whole family assembled in the drawing room.", 3, "The whole family did not assemble in the drawing room."),
 ]
 
 
@@ -331,6 +334,9 @@ DROPS = [
     ("He sat on the chair.", 4, "He sat."),
     ("He cannot remember her name.", 4, "He cannot remember the name."),
     ("The big, red ball bounced.", 1, "The red ball bounced."),
+    ("She bought the big, red ball.", 5, "She bought the big ball."),
+    ("If it rains like this, we stay.", 4, "If it rains, we stay."),  # the comma ends the clause: it stays
+    ("He won on Sunday, ending the run.", 3, "He won, ending the run."),
 ]
 
 

@@ -74,11 +74,29 @@ def past_tense_lemma(text: str) -> str | None:
 
 
 @lru_cache(maxsize=8192)
-def base_form(text: str, lemma: str) -> str:
-    """The bare infinitive of a verb token (``bites`` → ``bite``), keeping a lower-case lemma."""
-    if lemma and lemma != "-PRON-":
-        return lemma.lower() if not text.isupper() else lemma.upper()
-    return text.lower()
+def base_form(text: str, lemma: str, tag: str = "") -> str:
+    """The bare infinitive of a verb token (``bites`` → ``bite``), keeping a lower-case lemma. With the token's
+    ``tag``, a lemma that does not inflect back to the token is replaced by one that does: the small tagger
+    lemmatises "hates" as "hat" and "fined" as "fin" ("does not hat", "did not fin").
+
+    >>> base_form("hates", "hat", "VBZ"), base_form("fined", "fin", "VBD"), base_form("rang", "ring", "VBD")
+    ('hate', 'fine', 'ring')
+    """
+    if not lemma or lemma == "-PRON-":
+        return text.lower()
+    lemma = _reinflecting_lemma(text.lower(), lemma.lower(), tag) if tag else lemma.lower()
+    return lemma if not text.isupper() else lemma.upper()
+
+
+def _reinflecting_lemma(word: str, lemma: str, tag: str) -> str:
+    """``lemma`` when inflecting it for ``tag`` gives ``word`` (or nothing is known), else the verb lemma of
+    ``word`` that does."""
+    from lemminflect import getInflection, getLemma
+
+    if word in getInflection(lemma, tag=tag):
+        return lemma
+    fits = [cand for cand in getLemma(word, upos="VERB") if word in getInflection(cand, tag=tag)]
+    return fits[0] if fits else lemma
 
 
 # ---------------------------------------------------------------- pronouns

@@ -144,8 +144,11 @@ def _negate_verb(work: Work, verb: Token) -> None:
     finite = verb.tag in ("VBZ", "VBD", "VBP") or (
         verb.tag == "VB" and (verb.dep == "ROOT" or sent.subject(verb.i) is not None)
     )
-    if finite:
-        tag, lemma = verb.tag, verb.lemma
+    # a main verb tagged as a participle with a subject and no auxiliary is a past tense the tagger misread
+    # ("The whole family assembled in the drawing room": VBN)
+    misread_past = verb.tag == "VBN" and verb.dep == "ROOT" and sent.subject(verb.i) is not None
+    if finite or misread_past:
+        tag, lemma = ("VBD" if misread_past else verb.tag), verb.lemma
         past = morph.past_tense_lemma(verb.text) if tag in ("VBP", "VBZ") else None
         if past is not None:  # "the bells rang" tagged VBP: "did not ring", not "do not rang"
             tag, lemma = "VBD", past
@@ -159,7 +162,7 @@ def _negate_verb(work: Work, verb: Token) -> None:
         ):
             at -= 1  # "always forgets" -> "does not always forget"; "quickly treated" -> "did not quickly treat"
         work.insert_before(at, [morph.match_case(do, verb.text) if verb.text.isupper() else do, "not"])
-        work.replace(verb.i, morph.base_form(verb.text, lemma))
+        work.replace(verb.i, morph.base_form(verb.text, lemma, tag))
     else:  # participle, gerund or bare infinitive: "not sitting", "not eaten"
         work.insert_before(verb.i, ["not"])
 

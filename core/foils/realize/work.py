@@ -237,11 +237,35 @@ class Work:
                 gap_after = next_k is not None and next_k > k + 1
                 leading = all(not self.slots[j].is_word for j in kept[:n])
                 dangling = next_k is not None and self.slots[next_k].text in _CLOSING_PUNCT
-                follows_deleted = k > 0 and self.slots[k - 1].deleted  # "the big, red ball" minus "big"
-                if (leading and gap_before) or (dangling and (gap_before or gap_after)) or follows_deleted:
+                beside_deleted = (k > 0 and self.slots[k - 1].deleted) or (
+                    k + 1 < len(self.slots) and self.slots[k + 1].deleted
+                )
+                orphaned = beside_deleted and (self._list_comma(k) or self._enclosed_gap(k))
+                if (leading and gap_before) or (dangling and (gap_before or gap_after)) or orphaned:
                     slot.deleted = slot.changed = True
                     changed = True
                     break
+
+    def _list_comma(self, k: int) -> bool:
+        """The comma at slot ``k`` separates two modifiers of one head ("the big, red ball"): it goes with
+        either of them."""
+        src, tokens = self.slots[k].src, self.sent.tokens
+        if src is None or not 0 < src < len(tokens) - 1:
+            return False
+        head = tokens[src].head
+        return tokens[src - 1].head == head and tokens[src + 1].head == head and src < head
+
+    def _enclosed_gap(self, k: int) -> bool:
+        """The deleted words just before the comma at slot ``k`` began the sentence or followed another comma
+        (a phrase set off by commas, "The hospital, which serves 40,000 residents, will close"): the comma
+        goes with them. A comma after a deleted phrase inside a clause marks the clause's end and stays
+        ("If it keeps raining like this, we should cancel" minus "like this")."""
+        j = k - 1
+        while j >= 0 and self.slots[j].deleted and self.slots[j].text not in _CLAUSE_PUNCT:
+            j -= 1
+        if j == k - 1:
+            return False
+        return j < 0 or self.slots[j].text in _CLAUSE_PUNCT
 
     def fix_articles(self) -> None:
         """Re-choose ``a``/``an`` wherever the word after an article changed or moved."""
