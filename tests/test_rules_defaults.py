@@ -47,6 +47,13 @@ SENTENCES = [
     "When the fever at last abated, the doctor left.",
     "She left the band to pursue a solo career.",
     "Nobody in the village knew the stranger.",
+    "The tomatoes are finally turning red.",
+    "The lasagna was eaten before I even got home.",
+    "The mayor said she had not received any money.",
+    "She could not bring herself to read it until the guests had left.",
+    "The film was longer than I expected.",
+    "Nobody knew where the curate had come from.",
+    "She did not see the letter.",
 ]
 
 
@@ -122,6 +129,20 @@ def test_pn_makes_no_double_negation_no_negated_time_clause_and_no_negated_quest
     assert got[("Did you remember the milk?", "PN")] == []  # "Did you not remember the milk?" asks the same
 
 
+def test_pn_respects_polarity_items_comparisons_and_a_negative_governing_clause(foils):
+    got = dict(foils)
+    assert got[("The tomatoes are finally turning red.", "PN")] == []  # "are not finally turning red"
+    assert got[("The lasagna was eaten before I even got home.", "PN")] == []  # "even" under the negation
+    said = got[("The mayor said she had not received any money.", "PN")]
+    assert "unnegate" not in {variant for variant, _ in said}  # "she had received any money"
+    until = got[("She could not bring herself to read it until the guests had left.", "PN")]
+    assert "unnegate" not in {variant for variant, _ in until}  # "could bring herself to read it until"
+    assert ("unnegate", "She saw the letter.") in got[("She did not see the letter.", "PN")]
+    film = got[("The film was longer than I expected.", "PN")]
+    assert film and not [text for variant, text in film if variant == "clause-predicate"]  # "than I did not expect"
+    assert got[("Nobody knew where the curate had come from.", "PN")] == []  # "Nobody knew where ... had not come"
+
+
 def test_us_drops_a_direct_object_only_as_the_opt_in_object_variant(foils):
     tea = dict(foils)[("She drinks tea every morning.", "US")]
     assert "She drinks every morning." not in [text for _, text in tea]
@@ -136,7 +157,9 @@ def test_us_never_leaves_a_bare_time_noun_nor_breaks_a_set_phrase(foils):
     got = dict(foils)
     month = [text for _, text in got[("We must finish the painting before the school year begins next month.", "US")]]
     assert month and not [text for text in month if text.endswith("begins month.")]
-    assert not [text for _, text in got[("When the fever at last abated, the doctor left.", "US")] if " at abated" in text]
+    assert not [
+        text for _, text in got[("When the fever at last abated, the doctor left.", "US")] if " at abated" in text
+    ]
 
 
 def test_rs_never_swaps_a_predicate_nominal_with_its_subject(foils):

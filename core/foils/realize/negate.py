@@ -116,6 +116,11 @@ _SENTENCE_ADVERBS = frozenset(
 )  # fmt: skip
 """Adverbs before a verb that stay before the negation ("she probably did not know"); any other adverb there
 falls under it ("did not always forget", "did not quickly treat")."""
+_SPEAKER_ADVERBS = frozenset(
+    {"probably", "certainly", "surely", "apparently", "clearly", "obviously", "perhaps", "maybe", "evidently",
+     "presumably", "definitely", "undoubtedly", "possibly"}
+)  # fmt: skip
+"""Adverbs of the speaker's certainty: after an auxiliary they stay before the negation ("will certainly not")."""
 
 
 def _bare_quantifier(sent: Sentence, tok: Token) -> bool:
@@ -176,7 +181,14 @@ def _negate_operator(work: Work, op: Token, clause: Token) -> None:
     elif op.text.lower() == "can":
         work.replace(op.i, morph.match_case("cannot", op.text))
     else:
-        work.insert_after(op.i, ["not" if not op.text.isupper() else "NOT"])
+        at = op.i
+        while (
+            at + 1 < len(sent.tokens)
+            and sent.tok(at + 1).dep == "advmod"
+            and sent.tok(at + 1).text.lower() in _SPEAKER_ADVERBS
+        ):
+            at += 1  # "will certainly forbid" -> "will certainly not forbid", not "will not certainly forbid"
+        work.insert_after(at, ["not" if not op.text.isupper() else "NOT"])
 
 
 def _negate_noun(work: Work, noun: Token) -> None:

@@ -57,6 +57,19 @@ negation."""
 TIME_SUBORDINATORS = frozenset({"before", "after", "until", "till", "since", "once"})
 """A clause they introduce is a point in time, not a claim: "before the guests did not arrive", "by the time the
 frost had not lifted" are not English."""
+POSITIVE_POLARITY_ADVERBS = frozenset(
+    {"already", "still", "finally", "even", "somewhat", "rather", "pretty", "fairly", "quite", "slightly", "somehow"}
+)
+"""Adverbs that resist negation (positive polarity items): "are not finally turning red", "was not eaten before I
+even got home", "did not rise slightly" read clearly worse than the source, so a clause with one is not negated."""
+NEGATIVE_POLARITY_WORDS = frozenset(
+    {"any", "anything", "anyone", "anybody", "anywhere", "ever", "yet", "anymore", "either", "until", "till"}
+)
+"""Words that need a negation (negative polarity items, and "until" after a negated verb: "could not sleep until
+dawn"): un-negating their clause leaves "said she had received any money", "works anymore"."""
+_NPI_TIME = frozenset(
+    {"years", "months", "weeks", "days", "ages", "decades", "hours"}
+)  # "not heard from him in months"
 _YES_NO_OPENERS = frozenset(
     {"be", "do", "have", "can", "could", "will", "would", "shall", "should", "may", "might", "must"}
 )
@@ -84,6 +97,70 @@ def _already_negative(parsed: ParsedSentence, var: str) -> bool:
         return True
     governor = parsed.tokens[tok.head] if tok.dep in ("xcomp", "ccomp") and 0 <= tok.head < len(parsed.tokens) else None
     return governor is not None and governor.lemma.lower() in NEGATIVE_GOVERNORS
+
+
+def _clause_of(parsed: ParsedSentence, var: str) -> list[Token]:
+    """The words of ``var``'s clause (a modal's node stands for its verb's clause); [] when unaligned."""
+    tok = head_token(parsed, var)
+    if tok is None:
+        return []
+    if tok.dep in ("aux", "auxpass") and 0 <= tok.head < len(parsed.tokens):
+        tok = parsed.tokens[tok.head]
+    return _clause_tokens(parsed, tok)
+
+
+def _resists_negation(parsed: ParsedSentence, var: str, determiner: bool = False) -> bool:
+    """The clause of ``var`` (of its verb, for a subject whose determiner becomes "no") has a positive polarity
+    adverb ("finally", "already", "even"): negation reads badly."""
+    if determiner:
+        tok = head_token(parsed, var)
+        if tok is None or not 0 <= tok.head < len(parsed.tokens):
+            return False
+        clause = _clause_tokens(parsed, parsed.tokens[tok.head])
+    else:
+        clause = _clause_of(parsed, var)
+    times = [c for t in clause for c in dependents(parsed, t, "advcl")]  # "was eaten before I even got home"
+    clause = clause + [t for c in times for t in _clause_tokens(parsed, c)]
+    return any(t.text.lower() in POSITIVE_POLARITY_ADVERBS and t.dep == "advmod" for t in clause)
+
+
+def _scope(parsed: ParsedSentence, tok: Token) -> list[Token]:
+    """``tok``'s words and those of the clauses below it, except relative clauses (what a negation of ``tok`` has
+    in its scope: "did not say she had received any money", "could not bring herself to read it until dawn")."""
+    out, stack = [], [tok]
+    while stack:
+        t = stack.pop()
+        out.append(t)
+        stack += [k for k in dependents(parsed, t) if k.dep != "relcl"]
+    return out
+
+
+def _needs_negation(parsed: ParsedSentence, var: str) -> bool:
+    """The clause of the negated ``var`` has a negative polarity item ("any money", "in many months", "until the
+    household had retired", "anymore"): un-negating it is not English."""
+    clause = _clause_of(parsed, var)
+    words = [t.text.lower() for t in sorted(_scope(parsed, clause[0]), key=lambda t: t.i)] if clause else []
+    if any(w in NEGATIVE_POLARITY_WORDS for w in words):
+        return True
+    return any(w == "in" and (set(words[i + 1 : i + 3]) & _NPI_TIME) for i, w in enumerate(words))
+
+
+def _in_comparison(parsed: ParsedSentence, tok: Token) -> bool:
+    """``tok`` heads the clause of a comparison ("longer than I expected", "as soon as she could"): negated, it
+    reads "longer than I did not expect"."""
+    marks = [t.text.lower() for t in dependents(parsed, tok) if t.dep in ("mark", "advmod", "prep") and t.i < tok.i]
+    head = parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) and tok.head != tok.i else None
+    return "than" in marks or (head is not None and head.text.lower() in ("than", "as") and head.pos == "ADP")
+
+
+def _under_negative_clause(parsed: ParsedSentence, tok: Token) -> bool:
+    """``tok`` heads a complement or relative clause of a clause that is already negative ("Nobody knew where the
+    curate had come from", "I don't think she came"): negating it too makes a double negation."""
+    if tok.dep not in ("ccomp", "xcomp", "relcl", "advcl") or not 0 <= tok.head < len(parsed.tokens):
+        return False
+    governor = parsed.tokens[tok.head]
+    outer = [t for t in _clause_tokens(parsed, governor) if t.i != tok.i]
+    return any(t.text.lower() in NEGATIVE_WORDS or t.dep == "neg" for t in outer)
 
 
 def _in_time_clause(parsed: ParsedSentence, tok: Token) -> bool:
@@ -134,7 +211,9 @@ def _clause_predicates(parsed: ParsedSentence, idx: GraphIndex, main: str | None
         if var == main or tok is None or not idx.eligible(var) or idx.named(var):
             continue
         clause = tok.pos in ("VERB", "AUX") and tok.dep in _CLAUSE_DEPS
-        if clause and _finite(parsed, tok) and not _in_time_clause(parsed, tok):
+        if not (clause and _finite(parsed, tok)):
+            continue
+        if not (_in_time_clause(parsed, tok) or _in_comparison(parsed, tok) or _under_negative_clause(parsed, tok)):
             out.append(var)
     return out
 
@@ -196,7 +275,7 @@ def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
     if "clause-predicate" in variants:
         targets += [(v, "clause predicate") for v in _clause_predicates(parsed, idx, main)]
     if "determiner" in variants:
-        targets += [(v, "subject/object determiner") for v in _negatable_arguments(parsed, idx)]
+        targets += [(v, "subject determiner") for v in _negatable_arguments(parsed, idx)]
     if "any-node" in variants:
         targets += [
             (v, "any node") for v in idx.order if idx.eligible(v) and not idx.named(v)
@@ -212,16 +291,20 @@ def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
         if idx.negated(var):
             if "unnegate" not in variants and where not in ("main predicate", "any node"):
                 continue
+            if _needs_negation(parsed, var):
+                continue
             action, variant, verb = "unnegate", "unnegate", "un-negate"
             make = partial(remove_attribute, idx.graph, (var, POLARITY, "-"))
         elif _negative_argument(idx, var) or _already_negative(parsed, var):
-            continue
+            continue  # a double negation
+        elif _resists_negation(parsed, var, determiner=where == "subject determiner"):
+            continue  # a positive polarity adverb
         else:
             action, verb = "negate", "negate"
             variant = {
                 "main predicate": "main-predicate",
                 "clause predicate": "clause-predicate",
-                "subject/object determiner": "determiner",
+                "subject determiner": "determiner",
             }.get(where, "any-node")
             make = partial(add_attribute, idx.graph, var, POLARITY, "-")
         edited = build_edit("PN", parsed, idx, make)
