@@ -268,3 +268,26 @@ def test_rs_trades_same_kind_arguments_and_a_route():
     for parsed in parser.parse(list(expected)):
         got = [(e.variant, realizer.realize(e).text) for e in rs_edits(parsed)]
         assert got == ([expected[parsed.text]] if expected[parsed.text] else []), parsed.text
+
+
+@needs_wordnet
+def test_ar_hs_leave_compound_heads_named_phrases_and_quantity_adjectives_alone():
+    parser, realizer = DependencyParser(), AlignedRealizer()
+    sentences = [
+        "She bought oat milk at the pharmacy.",
+        "The prime minister met opposition leaders.",
+        "After the rain the whole yard looked brighter.",
+        "It was the brightest comet of the past century.",
+        "My big sister bought a new car.",
+    ]
+    got = {}
+    for p in parser.parse(sentences):
+        found = [realizer.realize(e) for edits in enumerate_edits(p, ("AR", "HS")).values() for e in edits]
+        got[p.text] = [r.text for r in found if r.error is None]
+    assert not [f for f in got["She bought oat milk at the pharmacy."] if "oat milk" not in f]  # "oat dairy product"
+    assert not [f for f in got["The prime minister met opposition leaders."] if "prime minister" not in f]
+    assert not [f for f in got["The prime minister met opposition leaders."] if "opposition leaders" not in f]
+    assert not [f for f in got["After the rain the whole yard looked brighter."] if "whole yard" not in f]
+    assert not [f for f in got["It was the brightest comet of the past century."] if "past century" not in f]
+    sister = got["My big sister bought a new car."]  # an adjective with its noun ("big sister") is no fixed phrase
+    assert "My little sister bought a new car." in sister and "My big brother bought a new car." in sister

@@ -407,6 +407,27 @@ def _lexicalised(lemma_a: str, text_a: str, pos_a: str, lemma_b: str, text_b: st
     return False
 
 
+def named_phrase(adjective: str, noun: str) -> bool:
+    """``adjective noun`` is a WordNet noun lemma that is not a kind of the noun: the phrase names something of
+    its own, and the noun alone cannot be replaced ("prime minister" is no minister: "prime reverend").
+
+    >>> named_phrase("prime", "minister"), named_phrase("old", "man"), named_phrase("big", "sister")
+    (True, False, False)
+    """
+    return _named_phrase(adjective.lower(), noun.lower())
+
+
+@lru_cache(maxsize=65536)
+def _named_phrase(adjective: str, noun: str) -> bool:
+    wn = wordnet()
+    with _QUERY_LOCK:
+        found = wn.synsets(f"{adjective}_{noun}", pos="n")
+        if not found:
+            return False
+        above = set(found[0].closure(lambda s: s.hypernyms() + s.instance_hypernyms(), depth=6))
+        return not above & set(wn.synsets(noun, pos="n"))
+
+
 def adverb_phrase(first: str, second: str) -> bool:
     """``first second`` is a WordNet adverb lemma led by a function word ("at last", "at least", "of course").
 
@@ -430,5 +451,6 @@ def clear_cache() -> None:
     antonyms.clear_cache()
     hypernyms.clear_cache()
     _adverb_phrase.cache_clear()
+    _named_phrase.cache_clear()
     _word_frequency_from_synsets.cache_clear()
     _lexicalised.cache_clear()

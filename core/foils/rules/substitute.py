@@ -37,6 +37,7 @@ from core.foils.rules.lexicon import (
     LexicalOptions,
     is_synonym,
     lexicalised_pair,
+    named_phrase,
     wn_pos,
     zipf,
 )
@@ -114,12 +115,20 @@ def _fixed_expression(parsed: ParsedSentence, index: int | None) -> bool:
     """The word at ``index`` is part of a fixed expression, where a substitute breaks the expression, not the
     meaning: a noun modifying a noun ("bus stop" -> "bus continue"), a phrasal verb ("knocked out"), or a word that
     forms a WordNet multi-word lemma with its neighbour ("drawing room", "fell asleep", "a great deal"); an
-    adjective only when that lemma is another kind of thing than its noun ("hot dog", not "old man")."""
+    adjective only when that lemma is another kind of thing than its noun ("hot dog", not "old man"). A noun is left
+    alone as the head of a noun compound ("oat milk") and under an adjective it names something else with ("prime
+    minister")."""
     if index is None or not 0 <= index < len(parsed.tokens):
         return False
     tok = parsed.tokens[index]
     if tok.dep == "compound" or dependents(parsed, tok, "prt"):
         return True
+    if tok.pos == "NOUN" and any(k.tag in ("NN", "NNS") for k in dependents(parsed, tok, "compound")):
+        return (
+            True  # the head of a noun compound: "oat milk" -> "oat dairy product", "opposition leaders" -> "followers"
+        )
+    if tok.pos == "NOUN" and any(named_phrase(a.lemma, tok.lemma) for a in dependents(parsed, tok, "amod")):
+        return True  # "prime minister" -> "prime reverend"
     return any(lexicalised_pair(a.text, a.lemma, a.pos, b.text, b.lemma, b.pos) for a, b in word_pairs(parsed, index))
 
 
@@ -227,6 +236,7 @@ def _replacements(
     if rule == "HS" and wn_pos(pos) == "n":
         found = [c for c in found if _fits_number(parsed, at, c.lemma)]
     if rule == "AR":
+        found = [c for c in found if c.lemma.lower() not in QUANTITY_ADJECTIVES]
         words = {t.lemma.lower() for t in parsed.tokens} | {t.text.lower() for t in parsed.tokens}
         if any(c.lemma.lower() in words for c in found):
             return []  # the sentence already holds the opposite ("our old apartment ... the new one"; "late ... early")
@@ -285,10 +295,26 @@ def _ar_variant(cand: Candidate) -> str:
     return "indirect" if cand.indirect else "antonym"
 
 
+QUANTITY_ADJECTIVES = frozenset(
+    {"whole", "entire", "other", "same", "single", "many", "few", "several", "various", "own", "certain", "such",
+     "past", "last", "latest", "next", "only", "middle"}
+)  # fmt: skip
+"""Adjectives that work like determiners or quantifiers: WordNet's antonyms for them are wrong or stiff ("the whole
+yard" -> "the fractional yard", "each other" -> "each same", "any other" -> "any same", "in many months" -> "in few
+months", "the past century" -> "the future century", "the latest offer" -> "the most middle offer"). AR neither
+replaces them nor puts one in."""
+
+
 def _left_alone(parsed: ParsedSentence, rule: str, at: int | None) -> bool:
     """Words AR/HS never replace: parts of fixed expressions, proper nouns the parser did not name ("II", "Sept"),
-    and (HS) time adverbials ("this morning" -> "this period")."""
+    (AR) quantity adjectives and (HS) time adverbials ("this morning" -> "this period")."""
     if _fixed_expression(parsed, at) or (at is not None and parsed.tokens[at].tag in ("NNP", "NNPS")):
+        return True
+    if (
+        rule == "AR"
+        and at is not None
+        and {parsed.tokens[at].text.lower(), parsed.tokens[at].lemma.lower()} & (QUANTITY_ADJECTIVES)
+    ):
         return True
     return rule == "HS" and at is not None and parsed.tokens[at].dep in NOUN_ADVERBIAL_DEPS
 
