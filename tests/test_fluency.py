@@ -227,3 +227,25 @@ def test_cli_foils_takes_the_fluency_flags(tmp_path):
     dropped = [r for r in records if r["decided_by"].startswith("fluency")]
     assert dropped and all(r["fluency"]["delta"] < -0.5 for r in dropped)  # e.g. "She left after no lunch."
     assert main(["foils", "--input", str(src), "--out", str(out), "--fluency", "gpt"]) != 0
+
+
+def test_a_foil_the_filter_drops_is_replaced_by_the_rules_next_edit():
+    """With ``per_rule=1`` and a threshold that the sampled US foil misses but another US foil meets, the sentence
+    still gets a kept US foil; the dropped one stays in the output with the reason."""
+    from core.foils.pipeline import FILTER_RETRIES, FoilPipeline
+
+    sentence = "The tall old man slowly walked his small brown dog in the park after dinner."
+    base = FoilPipeline.from_settings(dataclasses.replace(PipelineSettings(), per_rule=1, fluency_threshold=-10.0))
+    first = [r for r in base.run([InputRow("0", sentence)]) if r.get("rule") == "US"]
+    assert len(first) == 1 and first[0]["kept"]
+    us_edits = base.edits(base.parse([sentence])[0])["US"]
+    deltas = [fl["delta"] for fl in base.fluency(base.realize(us_edits)) if fl is not None]
+    better = sorted(d for d in deltas if d is not None and d > first[0]["fluency"]["delta"])
+    assert better, "the sampled US foil is the most fluent one: pick another sentence"
+    pipe = base.from_settings(dataclasses.replace(base.settings, fluency_threshold=better[0]))
+    us = [r for r in pipe.run([InputRow("0", sentence)]) if r.get("rule") == "US"]
+    kept, dropped = [r for r in us if r["kept"]], [r for r in us if not r["kept"]]
+    assert len(kept) == 1 and kept[0]["fluency"]["delta"] >= better[0]
+    assert 1 <= len(dropped) <= FILTER_RETRIES and dropped[0]["id"] == first[0]["id"]
+    assert all(r["decided_by"].startswith("fluency: fluency failed") for r in dropped)
+    assert len({r["id"] for r in us}) == len(us)  # every tried edit once

@@ -41,6 +41,8 @@ Known = dict[int, tuple[Realization, dict[str, Any]]]
 """id(edit) -> (its realization, its fluency): the AR/HS foils ranking has realized and scored already."""
 REPLACEMENT_TRIES = 32
 """How many replacement edits a sampled slot tries when the realizer refuses its edit."""
+FILTER_RETRIES = 3
+"""How many replacement edits a sampled slot tries when the filter policies drop its foil (each is validated)."""
 
 
 def annotate_records(rows: Sequence[InputRow], records: list[FoilRecord]) -> list[FoilRecord]:
@@ -418,31 +420,92 @@ class FoilPipeline:
         # up to REPLACEMENT_TRIES times per slot; the last refusal stays as the slot's error record.
         reserves: dict[tuple[int, str], list[Edit]] = {}  # (id(row), rule) -> replacements, made on first need
 
-        def reserve(row: InputRow, rule: str) -> list[Edit]:
-            key = (id(row), rule)
+        def reserve(i: int) -> list[Edit]:
+            row, edit = jobs[i]
+            key = (id(row), edit.rule)
             if key not in reserves:
                 by_rule, picked, seed = enumerated[id(row)]
-                reserves[key] = reserve_edits(by_rule, picked, seed, rules=(rule,))[rule]
+                reserves[key] = reserve_edits(by_rule, picked, seed, rules=(edit.rule,))[edit.rule]
             return reserves[key]
 
-        failing = [i for i, c in enumerate(candidates) if c.realization.error is not None]
+        self._replace_unrealizable(jobs, candidates, range(len(jobs)), reserve, known)
+        fluency = self.fluency(candidates, known)
+        verdicts = self._verdicts(candidates, validate)
+        dropped = self._refill(jobs, candidates, fluency, verdicts, reserve, known) if validate else {}
+        for i, ((row, _), cand, vs, fl) in enumerate(zip(jobs, candidates, verdicts, fluency, strict=True)):
+            for old, old_vs, old_fl in dropped.get(i, ()):
+                yield self.record(old, old_vs, old_fl, row_id=row.id, paraphrase=row.paraphrase, provenance=prov)
+            yield self.record(
+                cand, vs if validate else None, fl, row_id=row.id, paraphrase=row.paraphrase, provenance=prov,
+                validated=validate,
+            )  # fmt: skip
+
+    def _replace_unrealizable(
+        self,
+        jobs: list[tuple[InputRow, Edit]],
+        candidates: list[FoilCandidate],
+        slots: Iterable[int],
+        reserve: Callable[[int], list[Edit]],
+        known: Known,
+    ) -> None:
+        """Give each slot (of ``slots``) whose edit the realizer refused the rule's next reserve edit, up to
+        :data:`REPLACEMENT_TRIES` times; ``jobs`` and ``candidates`` change in place."""
+        failing = [i for i in slots if candidates[i].realization.error is not None]
         for _ in range(REPLACEMENT_TRIES):
-            retry = [(i, reserve(jobs[i][0], jobs[i][1].rule)) for i in failing]
-            retry = [(i, rest.pop(0)) for i, rest in retry if rest]
+            retry = [(i, rest.pop(0)) for i, rest in ((i, reserve(i)) for i in failing) if rest]
             if not retry:
                 break
             for (i, edit), cand in zip(retry, self.realize([e for _, e in retry], known), strict=True):
                 jobs[i] = (jobs[i][0], edit)
                 candidates[i] = cand
             failing = [i for i, _ in retry if candidates[i].realization.error is not None]
-        ok = [i for i, c in enumerate(candidates) if c.realization.error is None]
+
+    def _verdicts(self, candidates: Sequence[FoilCandidate], validate: bool) -> list[list[Verdict]]:
+        """Each realized candidate's verdicts ([] for a refused one, and for all without ``validate``)."""
         verdicts: list[list[Verdict]] = [[] for _ in candidates]
-        fluency = self.fluency(candidates, known)
+        ok = [i for i, c in enumerate(candidates) if c.realization.error is None]
         if validate and ok:
             for i, v in zip(ok, self.validate([candidates[i] for i in ok]), strict=True):
                 verdicts[i] = v
-        for (row, _), cand, vs, fl in zip(jobs, candidates, verdicts, fluency, strict=True):
-            yield self.record(
-                cand, vs if validate else None, fl, row_id=row.id, paraphrase=row.paraphrase, provenance=prov,
-                validated=validate,
-            )  # fmt: skip
+        return verdicts
+
+    def _refill(
+        self,
+        jobs: list[tuple[InputRow, Edit]],
+        candidates: list[FoilCandidate],
+        fluency: list[dict[str, Any] | None],
+        verdicts: list[list[Verdict]],
+        reserve: Callable[[int], list[Edit]],
+        known: Known,
+    ) -> dict[int, list[tuple[FoilCandidate, list[Verdict], dict[str, Any] | None]]]:
+        """Replace a slot's foil that the filter policies drop with the rule's next reserve edit, up to
+        :data:`FILTER_RETRIES` times, so that a sentence gets ``per_rule`` kept foils of a rule when it has them.
+        ``jobs``, ``candidates``, ``fluency`` and ``verdicts`` change in place; returns, per slot, the dropped
+        (candidate, verdicts, fluency) in the order they were tried (their records say why they were dropped)."""
+        dropped: dict[int, list[tuple[FoilCandidate, list[Verdict], dict[str, Any] | None]]] = {}
+
+        def filtered(i: int) -> bool:
+            if candidates[i].realization.error is not None:
+                return False  # refused by the realizer: its reserves were tried already
+            fl = fluency[i]
+            return not self.decide([*verdicts[i], self.fluency_verdict(fl)] if fl is not None else verdicts[i])[0]
+
+        slots = [i for i in range(len(jobs)) if filtered(i)]
+        for _ in range(FILTER_RETRIES):
+            retry = []
+            for i in slots:  # two slots of one rule share its reserve: each takes the next edit in turn
+                rest = reserve(i)
+                if rest:
+                    dropped.setdefault(i, []).append((candidates[i], verdicts[i], fluency[i]))
+                    jobs[i] = (jobs[i][0], rest.pop(0))
+                    retry.append(i)
+            if not retry:
+                break
+            for i, cand in zip(retry, self.realize([jobs[i][1] for i in retry], known), strict=True):
+                candidates[i] = cand
+            self._replace_unrealizable(jobs, candidates, retry, reserve, known)
+            fresh = [candidates[i] for i in retry]
+            for i, fl, vs in zip(retry, self.fluency(fresh, known), self._verdicts(fresh, True), strict=True):
+                fluency[i], verdicts[i] = fl, vs
+            slots = [i for i in retry if filtered(i)]
+        return dropped
