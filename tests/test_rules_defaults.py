@@ -54,6 +54,11 @@ SENTENCES = [
     "The film was longer than I expected.",
     "Nobody knew where the curate had come from.",
     "She did not see the letter.",
+    "Wornell married Mildred.",
+    "They have two sons.",
+    "These tomatoes taste sweeter than the supermarket ones.",
+    '"That Was Often" was cancelled after one season.',
+    "She was pleased when Tom brought her flowers.",
 ]
 
 
@@ -141,6 +146,17 @@ def test_pn_respects_polarity_items_comparisons_and_a_negative_governing_clause(
     film = got[("The film was longer than I expected.", "PN")]
     assert film and not [text for variant, text in film if variant == "clause-predicate"]  # "than I did not expect"
     assert got[("Nobody knew where the curate had come from.", "PN")] == []  # "Nobody knew where ... had not come"
+
+
+def test_no_swap_of_a_symmetric_relation_no_edit_in_a_title_no_bare_pro_form_no_negated_time(foils):
+    got = dict(foils)
+    assert got[("Wornell married Mildred.", "RS")] == []  # "Mildred married Wornell" says the same
+    assert got[("They have two sons.", "RS")] == []  # "Two sons have them"
+    assert not [f for _, f in got[("These tomatoes taste sweeter than the supermarket ones.", "US")] if "the ones" in f]
+    title = got[('"That Was Often" was cancelled after one season.', "PN")]
+    assert [f for _, f in title] == ['"That Was Often" was not cancelled after one season.']
+    pleased = got[("She was pleased when Tom brought her flowers.", "PN")]
+    assert pleased and "clause-predicate" not in {v for v, _ in pleased}  # validation refuses a negated time
 
 
 def test_us_drops_a_direct_object_only_as_the_opt_in_object_variant(foils):

@@ -31,6 +31,7 @@ from core.foils.amr.codec import decode, encode, write_penman
 from core.foils.amr.diff import GraphDiff, graph_diff
 from core.foils.amr.layout import copy_graph, rebuild, relayout
 from core.foils.amr.nodes import (
+    ADJUNCT_ROLES,
     INSTANCE,
     POLARITY,
     Triple,
@@ -56,6 +57,7 @@ from core.foils.amr.surgery import (
 )
 
 __all__ = [
+    "ADJUNCT_ROLES",
     "INSTANCE",
     "POLARITY",
     "GraphDiff",

@@ -20,6 +20,9 @@ Triple = tuple[str, str, str]
 
 INSTANCE = ":instance"
 POLARITY = ":polarity"
+ADJUNCT_ROLES = frozenset({":time", ":location", ":duration", ":frequency", ":source", ":destination", ":path"})
+"""Roles of time and place adverbials: English does not negate what fills them ("the meeting no yesterday",
+"when he did not arrive" as the time of an event)."""
 
 
 def variables(graph: penman.Graph) -> set[str]:

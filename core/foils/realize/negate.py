@@ -74,10 +74,11 @@ def _negate(work: Work, var: str, concepts: Mapping[str, str]) -> None:
             f"cannot negate the attributive '{tok.text}' fluently ('a not {tok.text} ...' is not English "
             "and does not re-parse as negation)"
         )
+    elif tok.dep in ("acomp", "attr") and sent.head(tok).lemma.lower() == "be":
+        _negate_verb(work, sent.head(tok))  # the copula carries a predicate's negation: "is not happy",
+        # also a participle's: "has not been married", not "has been not married"
     elif tok.pos in ("VERB", "AUX"):
         _negate_verb(work, tok)
-    elif tok.dep in ("acomp", "attr") and sent.head(tok).lemma.lower() == "be":
-        _negate_verb(work, sent.head(tok))  # the copula carries a predicate's negation: "is not happy"
     elif tok.pos == "ADV":
         raise Unrealizable(
             f"cannot negate the adverb '{tok.text}' on the surface: 'not {tok.text}' reads as negating the verb "
@@ -133,7 +134,9 @@ def _bare_quantifier(sent: Sentence, tok: Token) -> bool:
 
 def _negate_verb(work: Work, verb: Token) -> None:
     sent = work.sent
-    auxes = sent.kids(verb.i, "aux", "auxpass")
+    # an auxiliary inside quotation marks when the verb is not is a title's word misread as the verb's
+    # ("`` That Was Often '' was cancelled")
+    auxes = [a for a in sent.kids(verb.i, "aux", "auxpass") if sent.quoted(a.i) == sent.quoted(verb.i)]
     if auxes:
         first = auxes[0]
         if first.tag == "TO":

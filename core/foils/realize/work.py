@@ -71,6 +71,14 @@ class Sentence:
         """Children of token ``i`` in order, optionally only those with one of ``deps``."""
         return [self.tokens[c] for c in self.children[i] if not deps or self.tokens[c].dep in deps]
 
+    def quoted(self, i: int) -> bool:
+        """Token ``i`` stands inside quotation marks."""
+        return self._quoted[i]
+
+    @cached_property
+    def _quoted(self) -> tuple[bool, ...]:
+        return quoted_tokens(self.tokens)
+
     def subtree(self, i: int) -> tuple[int, ...]:
         """Sorted indices of token ``i`` and all its descendants."""
         if i not in self._subtrees:
@@ -130,6 +138,30 @@ class Sentence:
             or tok.text == "I"
             or (len(tok.text) > 1 and tok.text.isupper())
         )
+
+
+_OPENING_QUOTES = frozenset({"``", "“", "‘"})
+_CLOSING_QUOTES = frozenset({"''", "”", "’"})
+
+
+def quoted_tokens(tokens: Sequence[Token]) -> tuple[bool, ...]:
+    """Per token, whether it stands inside quotation marks (a title or a quotation).
+
+    >>> from core.types import Token
+    >>> [q for q in quoted_tokens([Token(i, w, w, "X", "X", "dep", 0, 0) for i, w in enumerate('a " b " c'.split())])]
+    [False, False, True, False, False]
+    """
+    out, inside = [], False
+    for tok in tokens:
+        if tok.text in _CLOSING_QUOTES or (tok.text == '"' and inside):
+            inside = False
+            out.append(False)
+        elif tok.text in _OPENING_QUOTES or tok.text == '"':
+            out.append(False)
+            inside = True
+        else:
+            out.append(inside)
+    return tuple(out)
 
 
 @dataclass(slots=True)

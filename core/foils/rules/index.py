@@ -244,6 +244,16 @@ def head_token(parsed: ParsedSentence, var: str) -> Token | None:
     return None
 
 
+def quoted(parsed: ParsedSentence, index: int | None) -> bool:
+    """The word at ``index`` stands inside quotation marks (a title or a quotation: "`` That Was Often ''"),
+    whose words an edit must not change."""
+    if index is None or not 0 <= index < len(parsed.tokens):
+        return False
+    from core.foils.realize.work import quoted_tokens
+
+    return quoted_tokens(parsed.tokens)[index]
+
+
 def vars_by_head(parsed: ParsedSentence, idx: GraphIndex) -> dict[int, str]:
     """Token index -> the (first) node whose head word it is."""
     out: dict[int, str] = {}

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from functools import partial
 
 from core.foils.amr.graph import (
+    ADJUNCT_ROLES,
     POLARITY,
     add_attribute,
     remove_attribute,
@@ -25,6 +26,7 @@ from core.foils.rules.index import (
     head_token,
     index_for,
     main_of,
+    quoted,
     vars_by_head,
 )
 from core.foils.rules.variants import DEFAULT_VARIANTS, VARIANTS, _check_variants
@@ -58,10 +60,12 @@ TIME_SUBORDINATORS = frozenset({"before", "after", "until", "till", "since", "on
 """A clause they introduce is a point in time, not a claim: "before the guests did not arrive", "by the time the
 frost had not lifted" are not English."""
 POSITIVE_POLARITY_ADVERBS = frozenset(
-    {"already", "still", "finally", "even", "somewhat", "rather", "pretty", "fairly", "quite", "slightly", "somehow"}
-)
+    {"already", "still", "finally", "even", "somewhat", "rather", "pretty", "fairly", "quite", "slightly", "somehow",
+     "only"}
+)  # fmt: skip
 """Adverbs that resist negation (positive polarity items): "are not finally turning red", "was not eaten before I
-even got home", "did not rise slightly" read clearly worse than the source, so a clause with one is not negated."""
+even got home", "did not rise slightly" read clearly worse than the source, so a clause with one is not negated;
+nor one with the focus word "only" ("was not only removed" reads as "not only ... but also")."""
 NEGATIVE_POLARITY_WORDS = frozenset(
     {"any", "anything", "anyone", "anybody", "anywhere", "ever", "yet", "anymore", "either", "until", "till"}
 )
@@ -213,6 +217,8 @@ def _clause_predicates(parsed: ParsedSentence, idx: GraphIndex, main: str | None
         clause = tok.pos in ("VERB", "AUX") and tok.dep in _CLAUSE_DEPS
         if not (clause and _finite(parsed, tok)):
             continue
+        if any(role in ADJUNCT_ROLES for _, role in idx.into.get(var, ())):
+            continue  # the time or place of an event ("was pleased when he did not present him"): validation refuses it
         if not (_in_time_clause(parsed, tok) or _in_comparison(parsed, tok) or _under_negative_clause(parsed, tok)):
             out.append(var)
     return out
@@ -288,6 +294,9 @@ def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
         if var in seen:
             continue
         seen.add(var)
+        tok = head_token(parsed, var)
+        if tok is not None and quoted(parsed, tok.i):
+            continue  # inside a title or quotation
         if idx.negated(var):
             if "unnegate" not in variants and where not in ("main predicate", "any node"):
                 continue

@@ -285,11 +285,23 @@ def _swapped_edges(edit: Edit) -> frozenset[Triple]:
     return frozenset(((e, ra, a), (e, rb, b)))
 
 
+SYMMETRIC_PREDICATES = frozenset({"marry", "wed", "meet", "resemble", "equal", "match", "date", "divorce", "collide"})
+"""Predicates whose two arguments already play the same part: "Wornell married Mildred" says "Mildred married
+Wornell". A relation of having ("they have two sons" -> "two sons have them") is no swap either."""
+
+
+def _swappable_event(idx: GraphIndex, event: str) -> bool:
+    lemma = split_concept(idx.concepts.get(event, ""))[0]
+    return lemma not in SYMMETRIC_PREDICATES and lemma != "have"
+
+
 def _argument_swaps(
     parsed: ParsedSentence, idx: GraphIndex, event: str, args: dict[str, list[str]], variants: Sequence[str]
 ) -> list[Edit]:
     """``agent-patient`` (and the opt-in ``agent-patient-any``) and ``recipient`` swaps of one event's arguments."""
     found: list[Edit | None] = []
+    if not _swappable_event(idx, event):
+        return []
     if "agent-patient" in variants or "agent-patient-any" in variants:
         for a in args[":ARG0"]:
             for b in args[":ARG1"]:

@@ -27,6 +27,7 @@ from core.foils.rules.index import (
     dependents,
     index_for,
     node_pos,
+    quoted,
     split_concept,
     takes_object,
     word_pairs,
@@ -310,6 +311,8 @@ def _left_alone(parsed: ParsedSentence, rule: str, at: int | None) -> bool:
     (AR) quantity adjectives and (HS) time adverbials ("this morning" -> "this period")."""
     if _fixed_expression(parsed, at) or (at is not None and parsed.tokens[at].tag in ("NNP", "NNPS")):
         return True
+    if quoted(parsed, at):
+        return True  # a title or quotation
     if (
         rule == "AR"
         and at is not None

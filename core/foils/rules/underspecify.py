@@ -125,6 +125,8 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
             return None
         if _anchors_a_time(parsed, tok) or _in_set_phrase(parsed, tok):
             return None
+        if 0 <= tok.head < len(parsed.tokens) and parsed.tokens[tok.head].text.lower() in ("one", "ones"):
+            return None  # "the old one" -> "the one": the pro-form needs what picks it out
         if tok.pos in ("ADJ", "ADV", "NUM") or (tok.pos == "NOUN" and tok.dep == "compound"):
             return "modifier"
         return None

@@ -27,6 +27,7 @@ import penman
 
 from core.errors import ConfigError, SmithError
 from core.foils.amr.diff import graph_diff
+from core.foils.amr.nodes import ADJUNCT_ROLES
 from core.foils.validate import match as gm
 from core.progress import ProgressCallback, check_cancel, report
 from core.protocols import Parser
@@ -170,7 +171,6 @@ class RoundTripValidator:
 
 # ---------------------------------------------------------------- broken re-parses
 
-ADJUNCT_ROLES = frozenset({":time", ":location", ":duration", ":frequency", ":source", ":destination", ":path"})
 _CONTENT = re.compile(r"^[a-z][a-z'-]*[a-z](-\d+)?$")
 _FUNCTION_CONCEPTS = frozenset({"and", "or", "multi-sentence", "name", "person", "thing", "amr-unknown"})
 
