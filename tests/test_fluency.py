@@ -115,11 +115,30 @@ def test_every_realized_foil_records_its_fluency_and_the_policy_decides():
     assert all(r["fluency"]["scorer"] == "trigram" and r["fluency"]["delta"] is not None for r in foils)
     for r in foils:
         if r["kept"]:
-            assert r["fluency"]["delta"] >= pipe.settings.fluency_threshold
+            assert r["fluency"]["delta"] >= pipe.settings.fluency_threshold_for(r["rule"])
         assert r["provenance"]["fluency"]["scorer"] == "trigram"
         assert any(v.startswith("pocketsphinx==5.1.1") for v in r["provenance"]["fluency"]["versions"])
     dropped = [r for r in foils if r["decided_by"].startswith("fluency")]
-    assert all(not r["kept"] and r["fluency"]["delta"] < pipe.settings.fluency_threshold for r in dropped)
+    assert all(
+        not r["kept"] and r["fluency"]["delta"] < pipe.settings.fluency_threshold_for(r["rule"]) for r in dropped
+    )
+    antonyms = [r for r in foils if r["rule"] == "AR"]
+    assert antonyms and all(r["fluency"]["delta"] >= pipe.settings.antonym_fluency_threshold for r in antonyms)
+
+
+def test_antonyms_have_their_own_stricter_threshold():
+    from core.foils.ranking import rank_replacements
+
+    s = PipelineSettings()
+    assert s.fluency_threshold_for("AR") == s.antonym_fluency_threshold > s.fluency_threshold_for("HS")
+    loose = dataclasses.replace(s, fluency_threshold=0.5)  # the global threshold wins when it is the stricter
+    assert loose.fluency_threshold_for("AR") == 0.5
+    from core.foils.pipeline import FoilPipeline
+
+    pipe = FoilPipeline.from_settings()
+    by_rule = pipe.edits(pipe.parse(["The old castle stood on the hill."])[0])
+    strict = rank_replacements(by_rule, pipe.generator, pipe.scorer, {"AR": 10.0, "HS": -10.0})
+    assert strict.by_rule["AR"] == [] and strict.below_threshold["AR"] >= 1 and strict.by_rule["HS"]
 
 
 def test_a_strict_threshold_drops_by_fluency_and_none_scores_nothing():

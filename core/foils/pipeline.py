@@ -199,7 +199,8 @@ class FoilPipeline:
         """:meth:`rank` with the realizations and fluency of the kept AR/HS edits (reused by the batch run)."""
         if not self.settings.fluency_rank or self.settings.fluency == "none":
             return Ranked(by_rule)
-        return rank_replacements(by_rule, self.generator, self.scorer, self.settings.fluency_threshold)
+        thresholds = {rule: self.settings.fluency_threshold_for(rule) for rule in by_rule}
+        return rank_replacements(by_rule, self.generator, self.scorer, thresholds)
 
     def fluency(self, candidates: Sequence[FoilCandidate], known: Known | None = None) -> list[dict[str, Any] | None]:
         """Each realized candidate's ``{scorer, source, foil, delta}`` (None where the realization failed);
@@ -220,9 +221,10 @@ class FoilPipeline:
             out[i] = fl
         return out
 
-    def fluency_verdict(self, fluency: dict[str, Any]) -> Verdict:
-        """The fluency score as a verdict for the filter policies (``fluency``, ``fluency>=-1.0``)."""
-        delta, threshold = fluency["delta"], self.settings.fluency_threshold
+    def fluency_verdict(self, fluency: dict[str, Any], rule: str | None = None) -> Verdict:
+        """The fluency score as a verdict for the filter policies (``fluency``, ``fluency>=-1.0``), against the
+        threshold of the foil's ``rule`` (:meth:`PipelineSettings.fluency_threshold_for`)."""
+        delta, threshold = fluency["delta"], self.settings.fluency_threshold_for(rule)
         if delta is None:
             return Verdict(FLUENCY, True, math.nan, f"scorer {fluency['scorer']!r} gives no score")
         reason = f"{fluency['scorer']}: foil {fluency['foil']:.2f}, source {fluency['source']:.2f}"
@@ -273,7 +275,8 @@ class FoilPipeline:
         elif verdicts is None:
             kept, why = (None, "") if validated else (True, "not validated")
         else:
-            kept, why = self.decide([*verdicts, self.fluency_verdict(fluency)] if fluency is not None else verdicts)
+            fl = [self.fluency_verdict(fluency, candidate.edit.rule)] if fluency is not None else []
+            kept, why = self.decide([*verdicts, *fl])
         return foil_record(
             candidate, verdicts or (), row_id=row_id, paraphrase=paraphrase, kept=kept, decided_by=why,
             provenance=provenance, fluency=fluency,
@@ -337,6 +340,7 @@ class FoilPipeline:
             "fluency": {
                 "scorer": s.fluency,
                 "threshold": s.fluency_threshold,
+                "antonym_threshold": s.antonym_fluency_threshold,
                 "rank": s.fluency_rank,
                 **self.scorer.info(),  # model, path, versions
             },
@@ -488,7 +492,8 @@ class FoilPipeline:
             if candidates[i].realization.error is not None:
                 return False  # refused by the realizer: its reserves were tried already
             fl = fluency[i]
-            return not self.decide([*verdicts[i], self.fluency_verdict(fl)] if fl is not None else verdicts[i])[0]
+            checks = [self.fluency_verdict(fl, jobs[i][1].rule)] if fl is not None else []
+            return not self.decide([*verdicts[i], *checks])[0]
 
         slots = [i for i in range(len(jobs)) if filtered(i)]
         for _ in range(FILTER_RETRIES):

@@ -42,12 +42,13 @@ def rank_replacements(
     by_rule: Mapping[str, Sequence[Edit]],
     generator: Generator | None,
     scorer: FluencyScorer | None,
-    threshold: float,
+    threshold: float | Mapping[str, float],
     rules: Sequence[str] = RANKED_RULES,
 ) -> Ranked:
     """Keep, per (rule, node), the candidate whose realized foil is most fluent relative to the source.
 
-    A candidate whose delta is below ``threshold`` is dropped even when it is its node's only one.
+    A candidate whose delta is below ``threshold`` (one for all rules, or per rule) is dropped even when it is its
+    node's only one.
     With no scorer (or the ``none`` scorer) the edits come back unchanged.
     """
     out = {rule: list(edits) for rule, edits in by_rule.items()}
@@ -61,7 +62,7 @@ def rank_replacements(
     below: dict[str, int] = {}
     for pos, ((rule, edit, _), fl) in enumerate(zip(usable, scores, strict=True)):
         delta = fl["delta"] if fl["delta"] is not None else math.inf  # unscored: cannot rank, keep
-        if delta < threshold:
+        if delta < (threshold if isinstance(threshold, (int, float)) else threshold.get(rule, -math.inf)):
             below[rule] = below.get(rule, 0) + 1
             continue
         key = (rule, str(edit.details.get("node", ",".join(edit.nodes))))

@@ -115,7 +115,7 @@ class BasketScreen(Screen[None]):
                 valid,
             ]
             if self.show_fluency:
-                threshold = self.app.settings.pipeline.fluency_threshold
+                threshold = self.app.settings.pipeline.fluency_threshold_for(rec.rule)
                 pending = "fluency" in (cur.pending or ())
                 cells.append(fluency_cell(rec.fluency, threshold) if rec.fluency or pending else Text("–"))
             table.add_row(*cells, verdict, key=str(cur.curation_id))

@@ -270,4 +270,5 @@ class CandidatesView:
         detail.update(text)
 
     def _fluency_text(self, row: Row) -> Text:
-        return Text("") if row.error else fluency_cell(row.fluency, self.app.settings.pipeline.fluency_threshold)
+        threshold = self.app.settings.pipeline.fluency_threshold_for(row.edit.rule)
+        return Text("") if row.error else fluency_cell(row.fluency, threshold)
