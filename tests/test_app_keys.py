@@ -105,8 +105,9 @@ def test_a_paste_on_the_candidates_goes_to_the_sentence_box_not_to_the_keys(tmp_
 
 
 # The default rules refuse few edits; this sentence's agent-patient swap across a relative clause is one
-# ("'boy' is not written inside the phrase of 'met'"), and its main swap is realized.
-WITH_FAILED_EDIT = "The young doctor treated the boy whom I met yesterday."
+# ("'boy' is not written inside the phrase of 'kissed'"), and its main swap is realized. ("met" no longer
+# serves: RS leaves the arguments of a symmetric relation alone.)
+WITH_FAILED_EDIT = "The young doctor treated the boy whom the girl kissed yesterday."
 
 
 def test_filters_failed_edits_glyphs_and_file_prompts(tmp_path: Path) -> None:
