@@ -307,3 +307,26 @@ def test_ar_hs_leave_compound_heads_named_phrases_and_quantity_adjectives_alone(
     assert not [f for f in got["It was the brightest comet of the past century."] if "past century" not in f]
     sister = got["My big sister bought a new car."]  # an adjective with its noun ("big sister") is no fixed phrase
     assert "My little sister bought a new car." in sister and "My big brother bought a new car." in sister
+
+
+@needs_wordnet
+def test_ar_converse_trades_before_and_after_only_where_they_introduce_a_time():
+    parser, realizer = DependencyParser(), AlignedRealizer()
+    sentences = [
+        "We left before the guests arrived.",
+        "After the storm, the neighbors cleaned the street.",
+        "He was named after his grandfather.",
+        "She looked after the children.",
+        "He left after dinner and before the dance.",
+    ]
+    got = {}
+    for p in parser.parse(sentences):
+        edits = [e for e in enumerate_edits(p, ("AR",))["AR"] if e.variant == "converse"]
+        got[p.text] = [realizer.realize(e).text for e in edits]
+    assert got["We left before the guests arrived."] == ["We left after the guests arrived."]
+    assert got["After the storm, the neighbors cleaned the street."] == [
+        "Before the storm, the neighbors cleaned the street."
+    ]
+    assert got["He was named after his grandfather."] == []  # a person: "named before his grandfather"
+    assert got["She looked after the children."] == []
+    assert got["He left after dinner and before the dance."] == []  # the converse is there already

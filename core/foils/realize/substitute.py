@@ -27,7 +27,9 @@ def substitute(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
         name = sent.phrase_text(t.i for t in toks)
         raise Unrealizable(f"'{head.text}' is part of a name ('{name}'): a name keeps its words")
     old_lemma = str(edit.details.get("old_lemma") or "").lower()
-    if head.text.lower() in (old_lemma, head.lemma.lower()) and head.tag in ("JJS", "RBS", "JJR", "RBR"):
+    if head.pos in ("ADP", "SCONJ"):
+        form = morph.match_case(lemma, head.text)  # a preposition does not inflect: "After" -> "Before"
+    elif head.text.lower() in (old_lemma, head.lemma.lower()) and head.tag in ("JJS", "RBS", "JJR", "RBR"):
         form = morph.match_case(lemma, head.text)  # "most" -> "least", not "most least"
     else:
         form = morph.match_case(morph.inflect(lemma, head.tag), head.text)  # "Mad for Madonna" -> "Sane for ..."

@@ -386,8 +386,14 @@ def ar_edits(
     variants: Sequence[str] = DEFAULT_VARIANTS["AR"],
 ) -> list[Edit]:
     """Antonym replacement through WordNet, from the word's sense in this sentence (up to
-    ``max_candidates`` per node, best first; 0 = all)."""
-    return _lexical_edits("AR", "antonym", parsed, max_candidates, options or LexicalOptions(), variants)
+    ``max_candidates`` per node, best first; 0 = all); with ``converse``, "before" and "after" trade places
+    (:mod:`core.foils.rules.converse`)."""
+    edits = _lexical_edits("AR", "antonym", parsed, max_candidates, options or LexicalOptions(), variants)
+    if "converse" in variants:
+        from core.foils.rules.converse import converse_edits
+
+        edits += converse_edits(parsed)
+    return edits
 
 
 def hs_edits(

@@ -17,7 +17,7 @@ VARIANTS: Mapping[str, tuple[str, ...]] = {
     "PN": (*PN_VARIANTS, "unnegate"),
     "RS": RS_VARIANTS,
     "US": US_VARIANTS,
-    "AR": ("antonym", "indirect"),
+    "AR": ("antonym", "converse", "indirect"),
     "HS": ("hypernym", "abstract", "verb"),
 }
 OPT_IN: frozenset[str] = frozenset(

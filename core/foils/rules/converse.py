@@ -1,0 +1,72 @@
+"""AR's ``converse`` variant: a time word traded for its converse ("left before the guests arrived" -> "left after
+the guests arrived"). WordNet lists no antonyms for prepositions and subordinators, so the pairs are a table.
+
+>>> from core.foils.amr.graph import decode
+>>> from core.types import ParsedSentence, Token
+>>> words = "We left before the guests arrived .".split()
+>>> deps = ["nsubj", "ROOT", "mark", "det", "nsubj", "advcl", "punct"]
+>>> heads = [1, 1, 5, 4, 5, 1, 1]
+>>> poses = ["PRON", "VERB", "SCONJ", "DET", "NOUN", "VERB", "PUNCT"]
+>>> toks = tuple(Token(i, w, w.lower(), p, "X", d, h, 0) for i, (w, d, h, p) in enumerate(zip(words, deps, heads, poses)))
+>>> g = decode("(l / leave-01 :ARG0 (w / we) :time (b / before :op1 (a / arrive-01 :ARG0 (g / guest))))")
+>>> p = ParsedSentence(" ".join(words), g, toks, {"l": (1,), "w": (0,), "b": (2,), "a": (5,), "g": (4,)})
+>>> [e.description for e in converse_edits(p)]
+['antonym before → after']
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from core.foils.amr.graph import INSTANCE, replace_triple
+from core.foils.rules.index import GraphIndex, aligned_token, build_edit, index_for, quoted
+from core.types import Edit, ParsedSentence
+
+CONVERSES = {"before": "after", "after": "before"}
+"""Time words and their converses: "before X" and "after X" order the same two events the other way round."""
+_ANIMATE = frozenset({"i", "you", "he", "she", "we", "they", "him", "her", "us", "them", "me"})
+
+
+def _timed(parsed: ParsedSentence, idx: GraphIndex, var: str) -> bool:
+    """``var`` introduces a time: its object is a clause or a noun that is no person ("after dinner", "before the
+    guests arrived"; not "named after his grandfather", "looked after the children", "stood before the king")."""
+    ops = [child for role, child in idx.out.get(var, ()) if role == ":op1"]
+    if len(ops) != 1:
+        return False
+    at = aligned_token(parsed, ops[0])
+    if at is None:
+        return False
+    tok = parsed.tokens[at]
+    if tok.pos in ("VERB", "AUX"):
+        return True
+    if tok.pos not in ("NOUN", "NUM") or tok.text.lower() in _ANIMATE:
+        return False
+    from core.foils.rules.wordnet_facts import lexname
+
+    return lexname(tok.lemma.lower(), "n") not in ("noun.person", "noun.animal", "noun.group")
+
+
+def converse_edits(parsed: ParsedSentence) -> list[Edit]:
+    """Each "before"/"after" that introduces a time, traded for its converse (never inside quotation marks, never
+    when the sentence already has the converse word)."""
+    idx = index_for(parsed)
+    words = {t.text.lower() for t in parsed.tokens}
+    edits = []
+    for var in idx.order:
+        old = idx.concepts.get(var, "")
+        new = CONVERSES.get(old)
+        at = aligned_token(parsed, var)
+        if new is None or at is None or new in words or quoted(parsed, at):
+            continue
+        tok = parsed.tokens[at]
+        if tok.text.lower() != old or tok.dep not in ("prep", "mark") or not _timed(parsed, idx, var):
+            continue
+        make = partial(replace_triple, idx.graph, (var, INSTANCE, old), (var, INSTANCE, new))
+        edited = build_edit("AR", parsed, idx, make)
+        if edited is None:
+            continue
+        details = {"node": var, "old_concept": old, "new_concept": new, "new_lemma": new, "old_lemma": old,
+                   "pos": tok.pos, "synset": None, "sense_method": "converse table"}  # fmt: skip
+        description = f"antonym {old} → {new}"
+        edits.append(Edit("AR", "converse", description, (var,), parsed, edited, details))
+    return edits
