@@ -318,6 +318,8 @@ def test_ar_converse_trades_before_and_after_only_where_they_introduce_a_time():
         "He was named after his grandfather.",
         "She looked after the children.",
         "He left after dinner and before the dance.",
+        "The carriage stopped before the gates.",
+        "The hound caught the fox before the hunters had even mounted.",
     ]
     got = {}
     for p in parser.parse(sentences):
@@ -330,3 +332,5 @@ def test_ar_converse_trades_before_and_after_only_where_they_introduce_a_time():
     assert got["He was named after his grandfather."] == []  # a person: "named before his grandfather"
     assert got["She looked after the children."] == []
     assert got["He left after dinner and before the dance."] == []  # the converse is there already
+    assert got["The carriage stopped before the gates."] == []  # a place: "stopped after the gates"
+    assert got["The hound caught the fox before the hunters had even mounted."] == []  # "after ... had even"

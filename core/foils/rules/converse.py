@@ -27,9 +27,20 @@ CONVERSES = {"before": "after", "after": "before"}
 _ANIMATE = frozenset({"i", "you", "he", "she", "we", "they", "him", "her", "us", "them", "me"})
 
 
+_NO_TIME = frozenset(
+    {"noun.person", "noun.animal", "noun.group", "noun.artifact", "noun.location", "noun.object", "noun.body",
+     "noun.plant", "noun.substance"}
+)  # fmt: skip
+"""Nouns that are no time or event ("named after his grandfather", "stopped before the gates"): the word orders
+people and places there, not events."""
+_TIMED_ADVERBS = frozenset({"even", "yet", "ever", "already", "still"})
+"""Words that lean on the time word ("before the hunters had even mounted"): after the trade they read wrong."""
+
+
 def _timed(parsed: ParsedSentence, idx: GraphIndex, var: str) -> bool:
-    """``var`` introduces a time: its object is a clause or a noun that is no person ("after dinner", "before the
-    guests arrived"; not "named after his grandfather", "looked after the children", "stood before the king")."""
+    """``var`` introduces a time: its object is a clause, or a noun of a time, an event or an act ("after dinner",
+    "before the guests arrived", "after the storm"; not "named after his grandfather", "looked after the children",
+    "stopped before the gates")."""
     ops = [child for role, child in idx.out.get(var, ()) if role == ":op1"]
     if len(ops) != 1:
         return False
@@ -38,12 +49,12 @@ def _timed(parsed: ParsedSentence, idx: GraphIndex, var: str) -> bool:
         return False
     tok = parsed.tokens[at]
     if tok.pos in ("VERB", "AUX"):
-        return True
+        return not any(t.head == tok.i and t.text.lower() in _TIMED_ADVERBS for t in parsed.tokens)
     if tok.pos not in ("NOUN", "NUM") or tok.text.lower() in _ANIMATE:
         return False
     from core.foils.rules.wordnet_facts import lexname
 
-    return lexname(tok.lemma.lower(), "n") not in ("noun.person", "noun.animal", "noun.group")
+    return lexname(tok.lemma.lower(), "n") not in _NO_TIME
 
 
 def converse_edits(parsed: ParsedSentence) -> list[Edit]:
