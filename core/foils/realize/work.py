@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from core.foils.realize import morph
 from core.types import Token
@@ -145,10 +145,16 @@ _CLOSING_QUOTES = frozenset({"''", "”", "’"})
 
 
 def quoted_tokens(tokens: Sequence[Token]) -> tuple[bool, ...]:
-    """Per token, whether it stands inside quotation marks (a title or a quotation).
+    """Per token, whether it stands inside quotation marks (cached per token tuple: rules ask once per node)."""
+    return _quoted_tokens(tuple(tokens))
+
+
+@lru_cache(maxsize=1024)
+def _quoted_tokens(tokens: tuple[Token, ...]) -> tuple[bool, ...]:
+    """Whether each token stands inside quotation marks (a title or a quotation).
 
     >>> from core.types import Token
-    >>> [q for q in quoted_tokens([Token(i, w, w, "X", "X", "dep", 0, 0) for i, w in enumerate('a " b " c'.split())])]
+    >>> [q for q in _quoted_tokens(tuple(Token(i, w, w, "X", "X", "dep", 0, 0) for i, w in enumerate('a " b " c'.split())))]
     [False, False, True, False, False]
     """
     out, inside = [], False
