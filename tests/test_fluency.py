@@ -135,7 +135,7 @@ def test_antonyms_have_their_own_stricter_threshold():
     assert loose.fluency_threshold_for("AR") == 0.5
     from core.foils.pipeline import FoilPipeline
 
-    pipe = FoilPipeline.from_settings()
+    pipe = FoilPipeline.from_settings(dataclasses.replace(s, hypernym_sense_margin=0.05))
     by_rule = pipe.edits(pipe.parse(["The old castle stood on the hill."])[0])
     strict = rank_replacements(by_rule, pipe.generator, pipe.scorer, {"AR": 10.0, "HS": -10.0})
     assert strict.by_rule["AR"] == [] and strict.below_threshold["AR"] >= 1 and strict.by_rule["HS"]

@@ -344,6 +344,12 @@ class FoilPipeline:
                 "rank": s.fluency_rank,
                 **self.scorer.info(),  # model, path, versions
             },
+            "lexicon": {
+                "sense_choice": s.sense_choice,
+                "sense_margin": s.sense_margin,
+                "hypernym_sense_margin": s.hypernym_sense_margin,
+                "hypernym_min_zipf": s.hypernym_min_zipf,
+            },
             "spacy_model": s.spacy_model,
             "frames_file": s.frames_file or None,
             "versions": environment()["packages"],

@@ -57,6 +57,10 @@ SENSE_MARGIN = 0.05
 hand-labelled words of tests/data/senses.tsv the choice is right 61% of the time over all words, 71% over the 48 of
 62 words it leads by 0.05 or more (``bench/senses.py --margins``). A wrong sense makes a wrong foil; a word left
 alone costs a candidate."""
+HYPERNYM_SENSE_MARGIN = 0.2
+"""HS needs a clearer lead: a wrong-sense hypernym is a far word ("minister" -> "reverend", "match" -> "lighter").
+On the judged HS foils of the development sets (bench/quality.py, after10), a sense chosen by less than 0.1 gave 39%
+usable foils, by 0.1-0.2 60%, by more (or a word with one sense) 78%."""
 
 
 @dataclass(frozen=True)
@@ -304,11 +308,18 @@ def _ranked(found: list[tuple[Any, Any, Any, Candidate]]) -> tuple[Candidate, ..
 class LexicalOptions:
     """How the AR/HS rules pick replacements: ``sense_choice`` (``vectors`` | ``prior``, see
     :mod:`core.foils.rules.senses`), ``min_zipf``, the wordfreq Zipf frequency a hypernym word needs, and
-    ``sense_margin``, how far the chosen sense must lead the runner-up (:data:`SENSE_MARGIN`)."""
+    ``sense_margin`` / ``hypernym_sense_margin``, how far the chosen sense must lead the runner-up for AR / HS
+    (:data:`SENSE_MARGIN`, :data:`HYPERNYM_SENSE_MARGIN`)."""
 
     sense_choice: str = "vectors"
     min_zipf: float = HYPERNYM_MIN_ZIPF
     sense_margin: float = SENSE_MARGIN
+    hypernym_sense_margin: float = HYPERNYM_SENSE_MARGIN
+
+    def margin(self, rule: str) -> float:
+        """The lead the chosen sense needs for ``rule``: :data:`HYPERNYM_SENSE_MARGIN` for HS (never below
+        ``sense_margin``), ``sense_margin`` for AR."""
+        return max(self.sense_margin, self.hypernym_sense_margin) if rule == "HS" else self.sense_margin
 
     @classmethod
     def from_settings(cls, settings: Any) -> LexicalOptions:
@@ -318,6 +329,7 @@ class LexicalOptions:
             sense_choice=getattr(settings, "sense_choice", cls.sense_choice),
             min_zipf=float(getattr(settings, "hypernym_min_zipf", cls.min_zipf)),
             sense_margin=float(getattr(settings, "sense_margin", cls.sense_margin)),
+            hypernym_sense_margin=float(getattr(settings, "hypernym_sense_margin", cls.hypernym_sense_margin)),
         )
 
 

@@ -354,7 +354,8 @@ def _lexical_edits(
             choice = context.choose(lemma, pos, at)
             if choice is None:
                 continue
-            close = choice.runner_up_score is not None and choice.score - choice.runner_up_score < options.sense_margin
+            lead = options.margin(rule)
+            close = choice.runner_up_score is not None and choice.score - choice.runner_up_score < lead
             if choice.method == "vectors" and close:
                 break  # the vectors cannot tell its senses apart: a coin toss makes a wrong foil half the time
             edit_variant = variant if rule == "AR" else _hs_variant(idx, var, pos, choice.synset)
