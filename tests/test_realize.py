@@ -246,6 +246,7 @@ NEGATE = [
     ("The league fined the club.", 2, "The league did not fine the club."),  # lemma "fin"
     ("She will certainly forbid it.", 3, "She will certainly not forbid it."),
     ("Dale has been married since 1984.", 3, "Dale has not been married since 1984."),
+    ("I SAW IT.", 1, "I DID NOT SEE IT."),
     ("The whole family assembled in the drawing room.", 3, "The whole family did not assemble in the drawing room."),
 ]
 
@@ -364,6 +365,7 @@ SUBSTITUTIONS = [
     ("He ate a banana.", 3, "edible_fruit", "He ate an edible fruit."),
     ("The postmen arrived.", 1, "employee", "The employees arrived."),
     ("THE CAT SAT.", 1, "feline", "THE FELINE SAT."),
+    ("He watched the DVD.", 3, "storage_device", "He watched the storage device."),  # an acronym, not capitals
 ]
 
 

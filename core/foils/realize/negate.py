@@ -169,7 +169,8 @@ def _negate_verb(work: Work, verb: Token) -> None:
             and (sent.tok(at - 1).text.lower() not in _SENTENCE_ADVERBS)
         ):
             at -= 1  # "always forgets" -> "does not always forget"; "quickly treated" -> "did not quickly treat"
-        work.insert_before(at, [morph.match_case(do, verb.text) if verb.text.isupper() else do, "not"])
+        shout = verb.text.isupper() and len(verb.text) > 1
+        work.insert_before(at, [morph.match_case(do, verb.text), "NOT"] if shout else [do, "not"])
         work.replace(verb.i, morph.base_form(verb.text, lemma, tag))
     else:  # participle, gerund or bare infinitive: "not sitting", "not eaten"
         work.insert_before(verb.i, ["not"])

@@ -4,12 +4,12 @@ One entry: :func:`substitute`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from core.foils.realize import morph
 from core.foils.realize.details import detail
 from core.foils.realize.work import NAME_ENTITIES, Unrealizable, Work
-from core.types import Edit
+from core.types import Edit, Token
 
 
 def substitute(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
@@ -26,17 +26,26 @@ def substitute(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
     if head.ent_type in NAME_ENTITIES or (head.pos == "PROPN" and not head.text.isupper()):
         name = sent.phrase_text(t.i for t in toks)
         raise Unrealizable(f"'{head.text}' is part of a name ('{name}'): a name keeps its words")
+    like = head.text
+    if like.isupper() and len(like) > 1 and not _all_caps(sent.tokens):
+        like = like.capitalize() if head.i == sent.first_word else like.lower()  # an acronym: "DVD" -> "storage device"
     old_lemma = str(edit.details.get("old_lemma") or "").lower()
     if head.pos in ("ADP", "SCONJ"):
-        form = morph.match_case(lemma, head.text)  # a preposition does not inflect: "After" -> "Before"
+        form = morph.match_case(lemma, like)  # a preposition does not inflect: "After" -> "Before"
     elif head.text.lower() in (old_lemma, head.lemma.lower()) and head.tag in ("JJS", "RBS", "JJR", "RBR"):
-        form = morph.match_case(lemma, head.text)  # "most" -> "least", not "most least"
+        form = morph.match_case(lemma, like)  # "most" -> "least", not "most least"
     else:
-        form = morph.match_case(morph.inflect(lemma, head.tag), head.text)  # "Mad for Madonna" -> "Sane for ..."
+        form = morph.match_case(morph.inflect(lemma, head.tag), like)  # "Mad for Madonna" -> "Sane for ..."
     work.replace(head.i, form)
     for tok in toks:
         if tok.i != head.i:
             work.delete(tok.i)
+
+
+def _all_caps(tokens: Sequence[Token]) -> bool:
+    """Most words of the sentence are upper case ("THE CAT SAT."): a substitute is written in capitals too."""
+    words = [t.text for t in tokens if any(ch.isalpha() for ch in t.text)]
+    return bool(words) and sum(w.isupper() for w in words) * 2 > len(words)
 
 
 def _lemma_of_concept(concept: str) -> str:

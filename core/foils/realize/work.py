@@ -140,8 +140,9 @@ class Sentence:
         )
 
 
-_OPENING_QUOTES = frozenset({"``", "“", "‘"})
-_CLOSING_QUOTES = frozenset({"''", "”", "’"})
+_TOGGLING_QUOTES = frozenset({'"', "``", "''", "`"})
+_OPENING_QUOTES = frozenset({"“", "‘"})
+_CLOSING_QUOTES = frozenset({"”", "’"})
 
 
 def quoted_tokens(tokens: Sequence[Token]) -> tuple[bool, ...]:
@@ -154,19 +155,25 @@ def _quoted_tokens(tokens: tuple[Token, ...]) -> tuple[bool, ...]:
     """Whether each token stands inside quotation marks (a title or a quotation).
 
     >>> from core.types import Token
-    >>> [q for q in _quoted_tokens(tuple(Token(i, w, w, "X", "X", "dep", 0, 0) for i, w in enumerate('a " b " c'.split())))]
-    [False, False, True, False, False]
+    >>> marks = lambda text: _quoted_tokens(tuple(Token(i, w, w, "X", "X", "dep", 0, 0) for i, w in enumerate(text.split())))
+    >>> marks('a " b " c'), marks("a ` ` b ` ` c")
+    ((False, False, True, False, False), (False, False, False, True, False, False, False))
     """
-    out, inside = [], False
+    out, inside, prev = [], False, ""
     for tok in tokens:
-        if tok.text in _CLOSING_QUOTES or (tok.text == '"' and inside):
+        if tok.text in _TOGGLING_QUOTES:  # `` and '' pair up in either order (PAWS writes '' ... ``)
+            if not (tok.text == "`" and prev == "`"):  # "``" split into two backticks is one mark
+                inside = not inside
+            out.append(False)
+        elif tok.text in _CLOSING_QUOTES:
             inside = False
             out.append(False)
-        elif tok.text in _OPENING_QUOTES or tok.text == '"':
-            out.append(False)
+        elif tok.text in _OPENING_QUOTES:
             inside = True
+            out.append(False)
         else:
             out.append(inside)
+        prev = tok.text
     return tuple(out)
 
 

@@ -30,6 +30,7 @@ from core.foils.rules.index import (
     dependents,
     head_token,
     index_for,
+    quoted,
     split_concept,
 )
 from core.foils.rules.variants import DEFAULT_VARIANTS, VARIANTS, _check_variants
@@ -229,6 +230,8 @@ def _pair_edit(parsed: ParsedSentence, idx: GraphIndex, event: str, a: str, b: s
     """The RS edit swapping ``event``'s ``ra`` argument ``a`` with its ``rb`` argument ``b`` (None when invalid)."""
     if a == b or (_signature(idx, a) is not None and _signature(idx, a) == _signature(idx, b)):
         return None
+    if any(tok is not None and quoted(parsed, tok.i) for tok in (head_token(parsed, a), head_token(parsed, b))):
+        return None  # a title's or quotation's words stay where they are
     pair = ((event, ra, a), (event, rb, b))
     edited = _swap(parsed, idx, *pair)
     if edited is None:

@@ -27,6 +27,7 @@ from core.foils.rules.index import (
     dependents,
     head_token,
     index_for,
+    quoted,
     word_pairs,
 )
 from core.foils.rules.variants import DEFAULT_VARIANTS, VARIANTS, _check_variants
@@ -108,6 +109,8 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
     tok = head_token(parsed, var)
     if tok is None:
         return _us_kind_by_role(parsed, idx, var, role)
+    if quoted(parsed, tok.i):
+        return None  # a word of a title or quotation: "`` Born into wealth ''" -> "`` Born ''"
     inside = idx.subtree(var)
     if any(idx.concepts.get(v) in PRONOUNS for v in inside if v != var) and len(inside) > 1:
         return None  # a phrase holding a pronoun others may refer to
@@ -125,8 +128,11 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
             return None
         if _anchors_a_time(parsed, tok) or _in_set_phrase(parsed, tok):
             return None
-        if 0 <= tok.head < len(parsed.tokens) and parsed.tokens[tok.head].text.lower() in ("one", "ones"):
+        head_word = parsed.tokens[tok.head].text if 0 <= tok.head < len(parsed.tokens) else ""
+        if head_word.lower() in ("one", "ones"):
             return None  # "the old one" -> "the one": the pro-form needs what picks it out
+        if head_word and not any(ch.isalpha() for ch in head_word):
+            return None  # the number of a symbol: "1.4 %" -> "%", "$ 4" -> "$"
         if tok.pos in ("ADJ", "ADV", "NUM") or (tok.pos == "NOUN" and tok.dep == "compound"):
             return "modifier"
         return None
