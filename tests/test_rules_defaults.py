@@ -61,6 +61,10 @@ SENTENCES = [
     "She was pleased when Tom brought her flowers.",
     "His name is `` Born into wealth '' in Yoruba.",
     "In 2011, 78.8 % were Romanians and 1.4 % Germans.",
+    "We need to get to the airport by noon.",
+    "The laundry was put away before dinner.",
+    "The spaniel followed the maid from one room to the next.",
+    "The umbrellas belong to the guests.",
 ]
 
 
@@ -161,6 +165,16 @@ def test_no_swap_of_a_symmetric_relation_no_edit_in_a_title_no_bare_pro_form_no_
     assert not [f for _, f in got[("In 2011, 78.8 % were Romanians and 1.4 % Germans.", "US")] if "and %" in f]
     pleased = got[("She was pleased when Tom brought her flowers.", "PN")]
     assert pleased and "clause-predicate" not in {v for v, _ in pleased}  # validation refuses a negated time
+
+
+def test_us_keeps_a_goal_a_particle_and_both_ends_of_a_route(foils):
+    got = dict(foils)
+    airport = [f for _, f in got[("We need to get to the airport by noon.", "US")]]
+    assert airport and not [f for f in airport if "airport" not in f]  # "to get by noon"
+    assert not [f for _, f in got[("The laundry was put away before dinner.", "US")] if "away" not in f]
+    route = [f for _, f in got[("The spaniel followed the maid from one room to the next.", "US")]]
+    assert not [f for f in route if "from one room" not in f or "to the next" not in f]
+    assert got[("The umbrellas belong to the guests.", "US")] == []  # "The umbrellas belong."
 
 
 def test_us_drops_a_direct_object_only_as_the_opt_in_object_variant(foils):

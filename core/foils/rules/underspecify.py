@@ -52,8 +52,15 @@ _KEEP_WORDS = frozenset(
 "more than 300" -> "than 300" and "very" without its adjective are not English, and "only"/"even" change scope."""
 _PP_HEAD_DEPS = frozenset({"prep", "agent"})
 _LOCATIVE_VERBS = frozenset(
-    {"live", "reside", "dwell", "lie", "put", "place", "set", "lay", "belong", "stay", "remain"}
-)
+    {"live", "reside", "dwell", "lie", "put", "place", "set", "lay", "belong", "stay", "remain", "stand", "sit",
+     "leave", "keep"}
+)  # fmt: skip
+"""Verbs whose place completes them ("lived in London" -> "lived", "stood on a hill" -> "stood")."""
+_GOAL_VERBS = frozenset({"get", "reach", "send", "move", "belong", "lead", "head", "put", "place", "bring", "take"})
+"""Verbs whose goal completes them ("to get to the airport" -> "to get", "was sent to school" -> "was sent",
+"moved the meeting to Thursday" -> "moved the meeting")."""
+_PARTICLES = frozenset({"away", "back", "up", "down", "out", "off", "over", "around", "along", "aside", "forward"})
+"""Adverb particles of phrasal verbs: "put away" -> "put", "bring it back" -> "bring it" change the verb."""
 _CLAUSE_KIDS = frozenset({"quantmod", "advmod", "nsubj", "nsubjpass", "mark", "aux", "dobj", "prep", "npadvmod"})
 
 
@@ -141,8 +148,15 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
     if not _closed(idx, var):
         return None
     verb = head_token(parsed, parent)
-    if role == ":location" and verb is not None and verb.lemma.lower() in _LOCATIVE_VERBS:
+    lemma = verb.lemma.lower() if verb is not None else ""
+    if role == ":location" and lemma in _LOCATIVE_VERBS:
         return None  # "lived in London" -> "lived": the place completes the verb
+    if role in (":destination", ":direction") and lemma in _GOAL_VERBS:
+        return None  # "to get to the airport by noon" -> "to get by noon"
+    if _route_end(parsed, tok, verb):
+        return None  # "from one room to the next": the two ends of a route go together
+    if tok.dep in ("advmod", "prt") and word in _PARTICLES and verb is not None and tok.head == verb.i:
+        return None  # a phrasal verb's particle: "put away" -> "put"
     if (
         role in _ADJUNCT_ROLES
         or role.startswith(":prep-")
@@ -152,6 +166,8 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
             return "adjunct" if word not in _KEEP_WORDS else None
         return None
     if re.fullmatch(r":ARG[1-9]", role):
+        if in_pp and lemma in _GOAL_VERBS | _LOCATIVE_VERBS:
+            return None  # "belong to the guests" -> "belong"
         if in_pp or tok.dep == "dative":
             return "optional-argument"
         verb = head_token(parsed, parent)
@@ -164,6 +180,16 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
             if object_optional(verb.lemma.lower()):
                 return "object"  # opt-in: "The appeals court overturned because ...", "I haven't watered"
     return None
+
+
+def _route_end(parsed: ParsedSentence, tok: Token, verb: Token | None) -> bool:
+    """``tok`` is the object of "from" or "to" under a verb that has the other one too ("from one room to the
+    next")."""
+    if verb is None or tok.dep != "pobj" or not 0 <= tok.head < len(parsed.tokens):
+        return False
+    prep = parsed.tokens[tok.head].text.lower()
+    other = {"from": "to", "to": "from"}.get(prep)
+    return other is not None and any(k.text.lower() == other for k in dependents(parsed, verb, "prep"))
 
 
 def _us_kind_by_role(parsed: ParsedSentence, idx: GraphIndex, var: str, role: str) -> str | None:
