@@ -304,9 +304,18 @@ def test_rs_trades_same_kind_arguments_and_a_route():
         assert got == ([expected[parsed.text]] if expected[parsed.text] else []), parsed.text
 
 
+def realized(sentences: list[str], rules: tuple[str, ...], variant: str | None = None) -> dict[str, list[str]]:
+    """Sentence -> the realized default edits of ``rules`` (of one ``variant`` when given) on real parses."""
+    parser, realizer = DependencyParser(), AlignedRealizer()
+    got = {}
+    for p in parser.parse(sentences):
+        edits = [e for found in enumerate_edits(p, rules).values() for e in found if variant in (None, e.variant)]
+        got[p.text] = [r.text for r in map(realizer.realize, edits) if r.error is None]
+    return got
+
+
 @needs_wordnet
 def test_ar_hs_leave_compound_heads_named_phrases_and_quantity_adjectives_alone():
-    parser, realizer = DependencyParser(), AlignedRealizer()
     sentences = [
         "She bought oat milk at the pharmacy.",
         "The prime minister met opposition leaders.",
@@ -314,10 +323,7 @@ def test_ar_hs_leave_compound_heads_named_phrases_and_quantity_adjectives_alone(
         "It was the brightest comet of the past century.",
         "My big sister bought a new car.",
     ]
-    got = {}
-    for p in parser.parse(sentences):
-        found = [realizer.realize(e) for edits in enumerate_edits(p, ("AR", "HS")).values() for e in edits]
-        got[p.text] = [r.text for r in found if r.error is None]
+    got = realized(sentences, ("AR", "HS"))
     assert not [f for f in got["She bought oat milk at the pharmacy."] if "oat milk" not in f]  # "oat dairy product"
     assert not [f for f in got["The prime minister met opposition leaders."] if "prime minister" not in f]
     assert not [f for f in got["The prime minister met opposition leaders."] if "opposition leaders" not in f]
@@ -329,7 +335,6 @@ def test_ar_hs_leave_compound_heads_named_phrases_and_quantity_adjectives_alone(
 
 @needs_wordnet
 def test_ar_converse_trades_before_and_after_only_where_they_introduce_a_time():
-    parser, realizer = DependencyParser(), AlignedRealizer()
     sentences = [
         "We left before the guests arrived.",
         "After the storm, the neighbors cleaned the street.",
@@ -339,10 +344,7 @@ def test_ar_converse_trades_before_and_after_only_where_they_introduce_a_time():
         "The carriage stopped before the gates.",
         "The hound caught the fox before the hunters had even mounted.",
     ]
-    got = {}
-    for p in parser.parse(sentences):
-        edits = [e for e in enumerate_edits(p, ("AR",))["AR"] if e.variant == "converse"]
-        got[p.text] = [realizer.realize(e).text for e in edits]
+    got = realized(sentences, ("AR",), "converse")
     assert got["We left before the guests arrived."] == ["We left after the guests arrived."]
     assert got["After the storm, the neighbors cleaned the street."] == [
         "Before the storm, the neighbors cleaned the street."
