@@ -251,7 +251,8 @@ def test_cli_foils_takes_the_fluency_flags(tmp_path):
 def test_a_foil_the_filter_drops_is_replaced_by_the_rules_next_edit():
     """With ``per_rule=1`` and a threshold that the sampled US foil misses but another US foil meets, the sentence
     still gets a kept US foil; the dropped one stays in the output with the reason."""
-    from core.foils.pipeline import FILTER_RETRIES, FoilPipeline
+    from core.foils.pipeline import FoilPipeline
+    from core.foils.slots import FILTER_RETRIES
 
     sentence = "The tall old man slowly walked his small brown dog in the park after dinner."
     base = FoilPipeline.from_settings(dataclasses.replace(PipelineSettings(), per_rule=1, fluency_threshold=-10.0))

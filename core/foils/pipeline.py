@@ -27,22 +27,17 @@ from core.export import error_record, foil_record
 from core.foils.fluency import SCORERS, FluencyScorer
 from core.foils.fluency import VERDICT as FLUENCY
 from core.foils.ranking import Ranked, rank_replacements
+from core.foils.slots import Known, refill, replace_unrealizable, verdicts_for
 from core.inputs import InputRow, screen_sentence
 from core.progress import ProgressCallback, check_cancel, report
 from core.protocols import Generator, Parser, Validator
 from core.provenance import environment
 from core.record import FoilRecord
-from core.types import RULES, Edit, FoilCandidate, ParsedSentence, Realization, Verdict
+from core.types import RULES, Edit, FoilCandidate, ParsedSentence, Verdict
 
 if TYPE_CHECKING:
     from core.foils.events import Event
 
-Known = dict[int, tuple[Realization, dict[str, Any]]]
-"""id(edit) -> (its realization, its fluency): the AR/HS foils ranking has realized and scored already."""
-REPLACEMENT_TRIES = 32
-"""How many replacement edits a sampled slot tries when the realizer refuses its edit."""
-FILTER_RETRIES = 3
-"""How many replacement edits a sampled slot tries when the filter policies drop its foil (each is validated)."""
 
 
 def annotate_records(rows: Sequence[InputRow], records: list[FoilRecord]) -> list[FoilRecord]:
@@ -427,7 +422,7 @@ class FoilPipeline:
             jobs.extend((row, e) for e in edits)
         candidates = self.realize([e for _, e in jobs], known)
         # An edit the realizer refuses is replaced by the rule's next edit for that sentence (seeded order),
-        # up to REPLACEMENT_TRIES times per slot; the last refusal stays as the slot's error record.
+        # up to slots.REPLACEMENT_TRIES times per slot; the last refusal stays as the slot's error record.
         reserves: dict[tuple[int, str], list[Edit]] = {}  # (id(row), rule) -> replacements, made on first need
 
         def reserve(i: int) -> list[Edit]:
@@ -438,10 +433,10 @@ class FoilPipeline:
                 reserves[key] = reserve_edits(by_rule, picked, seed, rules=(edit.rule,))[edit.rule]
             return reserves[key]
 
-        self._replace_unrealizable(jobs, candidates, range(len(jobs)), reserve, known)
+        replace_unrealizable(self, jobs, candidates, range(len(jobs)), reserve, known)
         fluency = self.fluency(candidates, known)
-        verdicts = self._verdicts(candidates, validate)
-        dropped = self._refill(jobs, candidates, fluency, verdicts, reserve, known) if validate else {}
+        verdicts = verdicts_for(self, candidates, validate)
+        dropped = refill(self, jobs, candidates, fluency, verdicts, reserve, known) if validate else {}
         for i, ((row, _), cand, vs, fl) in enumerate(zip(jobs, candidates, verdicts, fluency, strict=True)):
             for old, old_vs, old_fl in dropped.get(i, ()):
                 yield self.record(old, old_vs, old_fl, row_id=row.id, paraphrase=row.paraphrase, provenance=prov)
@@ -449,74 +444,3 @@ class FoilPipeline:
                 cand, vs if validate else None, fl, row_id=row.id, paraphrase=row.paraphrase, provenance=prov,
                 validated=validate,
             )  # fmt: skip
-
-    def _replace_unrealizable(
-        self,
-        jobs: list[tuple[InputRow, Edit]],
-        candidates: list[FoilCandidate],
-        slots: Iterable[int],
-        reserve: Callable[[int], list[Edit]],
-        known: Known,
-    ) -> None:
-        """Give each slot (of ``slots``) whose edit the realizer refused the rule's next reserve edit, up to
-        :data:`REPLACEMENT_TRIES` times; ``jobs`` and ``candidates`` change in place."""
-        failing = [i for i in slots if candidates[i].realization.error is not None]
-        for _ in range(REPLACEMENT_TRIES):
-            retry = [(i, rest.pop(0)) for i, rest in ((i, reserve(i)) for i in failing) if rest]
-            if not retry:
-                break
-            for (i, edit), cand in zip(retry, self.realize([e for _, e in retry], known), strict=True):
-                jobs[i] = (jobs[i][0], edit)
-                candidates[i] = cand
-            failing = [i for i, _ in retry if candidates[i].realization.error is not None]
-
-    def _verdicts(self, candidates: Sequence[FoilCandidate], validate: bool) -> list[list[Verdict]]:
-        """Each realized candidate's verdicts ([] for a refused one, and for all without ``validate``)."""
-        verdicts: list[list[Verdict]] = [[] for _ in candidates]
-        ok = [i for i, c in enumerate(candidates) if c.realization.error is None]
-        if validate and ok:
-            for i, v in zip(ok, self.validate([candidates[i] for i in ok]), strict=True):
-                verdicts[i] = v
-        return verdicts
-
-    def _refill(
-        self,
-        jobs: list[tuple[InputRow, Edit]],
-        candidates: list[FoilCandidate],
-        fluency: list[dict[str, Any] | None],
-        verdicts: list[list[Verdict]],
-        reserve: Callable[[int], list[Edit]],
-        known: Known,
-    ) -> dict[int, list[tuple[FoilCandidate, list[Verdict], dict[str, Any] | None]]]:
-        """Replace a slot's foil that the filter policies drop with the rule's next reserve edit, up to
-        :data:`FILTER_RETRIES` times, so that a sentence gets ``per_rule`` kept foils of a rule when it has them.
-        ``jobs``, ``candidates``, ``fluency`` and ``verdicts`` change in place; returns, per slot, the dropped
-        (candidate, verdicts, fluency) in the order they were tried (their records say why they were dropped)."""
-        dropped: dict[int, list[tuple[FoilCandidate, list[Verdict], dict[str, Any] | None]]] = {}
-
-        def filtered(i: int) -> bool:
-            if candidates[i].realization.error is not None:
-                return False  # refused by the realizer: its reserves were tried already
-            fl = fluency[i]
-            checks = [self.fluency_verdict(fl, jobs[i][1].rule)] if fl is not None else []
-            return not self.decide([*verdicts[i], *checks])[0]
-
-        slots = [i for i in range(len(jobs)) if filtered(i)]
-        for _ in range(FILTER_RETRIES):
-            retry = []
-            for i in slots:  # two slots of one rule share its reserve: each takes the next edit in turn
-                rest = reserve(i)
-                if rest:
-                    dropped.setdefault(i, []).append((candidates[i], verdicts[i], fluency[i]))
-                    jobs[i] = (jobs[i][0], rest.pop(0))
-                    retry.append(i)
-            if not retry:
-                break
-            for i, cand in zip(retry, self.realize([jobs[i][1] for i in retry], known), strict=True):
-                candidates[i] = cand
-            self._replace_unrealizable(jobs, candidates, retry, reserve, known)
-            fresh = [candidates[i] for i in retry]
-            for i, fl, vs in zip(retry, self.fluency(fresh, known), self._verdicts(fresh, True), strict=True):
-                fluency[i], verdicts[i] = fl, vs
-            slots = [i for i in retry if filtered(i)]
-        return dropped
