@@ -165,9 +165,12 @@ def rescore_record(pipe: Any, record: Mapping[str, Any], embedder_for: Callable[
             out["verdicts"] = [verdict_dict(v) for v in verdicts]
             out["validated"] = all(p is True for p in passed) if passed else None
             pending.remove("validation")
+        else:
+            verdicts = [verdict_of(v) for v in out.get("verdicts") or ()]
         if "fluency" in pending:
             out["fluency"] = pipe.fluency([candidate])[0]
             pending.remove("fluency")
+        _decide_again(pipe, out, verdicts, rec.rule)
     checks = dict(curated.spotcheck or {})
     for model in [m for m in pending if m not in ("validation", "fluency")]:
         try:
@@ -182,6 +185,33 @@ def rescore_record(pipe: Any, record: Mapping[str, Any], embedder_for: Callable[
     out[PENDING] = pending
     out.pop("rescore_error", None)
     return with_scored(out)
+
+
+def verdict_of(d: Mapping[str, Any]) -> Any:
+    """A :class:`~core.types.Verdict` from its record form (:func:`core.export.verdict_dict`)."""
+    from core.types import Verdict
+
+    probabilities = {str(k): float(v) for k, v in (d.get("probabilities") or {}).items()}
+    return Verdict(
+        str(d.get("validator", "")),
+        d.get("passed"),
+        float(d.get("score") or 0.0),
+        str(d.get("reason", "")),
+        probabilities,
+    )
+
+
+def _decide_again(pipe: Any, out: dict[str, Any], verdicts: list[Any], rule: str | None) -> None:
+    """The engine's keep/drop decision from the verdicts and fluency a rescore just completed: in
+    ``engine_decision`` when a curator has decided (the basket shows and exports it beside the curator's), else in
+    ``kept`` / ``decided_by``. Without it the record kept the decision made while its scores were pending."""
+    fluency = out.get("fluency")
+    checks = [*verdicts, pipe.fluency_verdict(fluency, rule)] if fluency else list(verdicts)
+    kept, why = pipe.decide(checks)
+    if out.get("decided_by") == "curator":
+        out["engine_decision"] = {"kept": kept, "decided_by": why}
+    else:
+        out["kept"], out["decided_by"] = kept, why
 
 
 @dataclass(frozen=True)

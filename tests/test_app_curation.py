@@ -432,3 +432,25 @@ def test_rescoring_refuses_an_edit_the_rules_no_longer_make(backends: Any) -> No
         rescore_record(backends.pipeline(), record, backends.embedder)
     only_models = rescore_record(backends.pipeline(), {**record, "pending": ["bow"]}, backends.embedder)
     assert only_models["scored"] is True and only_models["spotcheck"]["bow"]["reference"] == "original"
+
+
+def test_rescoring_decides_the_engines_keep_or_drop_again(backends: Any) -> None:
+    """A foil curated while its scores were pending carries the engine's decision of that moment (none); the
+    rescore that completes validation and fluency records the engine's real decision beside the curator's."""
+    from core.curated import rescore_record
+
+    pipe = backends.pipeline()
+    parsed = pipe.parse([SENTENCE])[0]
+    edit = next(e for e in pipe.edits(parsed)["PN"] if e.variant == "main-predicate")
+    [candidate] = pipe.realize([edit])
+    record = pipe.record(candidate, None, None, validated=True).to_json()
+    assert record["kept"] is None  # nothing decided while validation is pending
+    curated = {**record, "kept": True, "decided_by": "curator", "engine_decision": {"kept": None, "decided_by": ""},
+               "pending": ["validation", "fluency"]}  # fmt: skip
+    done = rescore_record(pipe, curated, backends.embedder)
+    engine = done["engine_decision"]
+    assert done["kept"] is True and done["decided_by"] == "curator"  # the curator's decision stands
+    assert engine["kept"] is True and engine["decided_by"].startswith("roundtrip: roundtrip passed")
+    assert "fluency: fluency passed" in engine["decided_by"]
+    undecided = rescore_record(pipe, {**record, "pending": ["validation", "fluency"]}, backends.embedder)
+    assert undecided["kept"] is True and undecided["decided_by"] == engine["decided_by"]
