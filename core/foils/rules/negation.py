@@ -79,38 +79,40 @@ _YES_NO_OPENERS = frozenset(
 )
 
 
-def _clause_tokens(parsed: ParsedSentence, tok: Token) -> list[Token]:
-    """``tok`` and its dependents, not descending into other clauses."""
+def _below(parsed: ParsedSentence, tok: Token, stop: frozenset[str]) -> list[Token]:
+    """``tok`` and its dependents, not descending into a dependent whose label is in ``stop``."""
     out, stack = [], [tok]
     while stack:
         t = stack.pop()
         out.append(t)
-        stack += [k for k in dependents(parsed, t) if k.dep not in _CLAUSE_DEPS]
+        stack += [k for k in dependents(parsed, t) if k.dep not in stop]
     return out
+
+
+def _clause_tokens(parsed: ParsedSentence, tok: Token) -> list[Token]:
+    """``tok`` and its dependents, not descending into other clauses."""
+    return _below(parsed, tok, _CLAUSE_DEPS)
+
+
+def _clause_head(parsed: ParsedSentence, var: str) -> Token | None:
+    """The verb of ``var``'s clause: its head word, or for a modal's node ("could" as possible-01) the verb the
+    modal goes with; None when unaligned."""
+    tok = head_token(parsed, var)
+    if tok is not None and tok.dep in ("aux", "auxpass") and 0 <= tok.head < len(parsed.tokens):
+        return parsed.tokens[tok.head]
+    return tok
 
 
 def _already_negative(parsed: ParsedSentence, var: str) -> bool:
     """The clause of ``var`` already carries a negative word ("could scarcely afford", "spoke of it to no one") or
     hangs under a negative verb ("failed to reach"): negating it makes a double negation."""
-    tok = head_token(parsed, var)
+    tok = _clause_head(parsed, var)
     if tok is None:
         return False
-    if tok.dep in ("aux", "auxpass") and 0 <= tok.head < len(parsed.tokens):
-        tok = parsed.tokens[tok.head]  # a modal's node ("could" as possible-01): the clause is its verb's
     if any(t.text.lower() in NEGATIVE_WORDS for t in _clause_tokens(parsed, tok) if t.i != tok.i):
         return True
     governor = parsed.tokens[tok.head] if tok.dep in ("xcomp", "ccomp") and 0 <= tok.head < len(parsed.tokens) else None
     return governor is not None and governor.lemma.lower() in NEGATIVE_GOVERNORS
-
-
-def _clause_of(parsed: ParsedSentence, var: str) -> list[Token]:
-    """The words of ``var``'s clause (a modal's node stands for its verb's clause); [] when unaligned."""
-    tok = head_token(parsed, var)
-    if tok is None:
-        return []
-    if tok.dep in ("aux", "auxpass") and 0 <= tok.head < len(parsed.tokens):
-        tok = parsed.tokens[tok.head]
-    return _clause_tokens(parsed, tok)
 
 
 def _resists_negation(parsed: ParsedSentence, var: str, determiner: bool = False) -> bool:
@@ -122,28 +124,20 @@ def _resists_negation(parsed: ParsedSentence, var: str, determiner: bool = False
             return False
         clause = _clause_tokens(parsed, parsed.tokens[tok.head])
     else:
-        clause = _clause_of(parsed, var)
+        head = _clause_head(parsed, var)
+        clause = _clause_tokens(parsed, head) if head is not None else []
     times = [c for t in clause for c in dependents(parsed, t, "advcl")]  # "was eaten before I even got home"
     clause = clause + [t for c in times for t in _clause_tokens(parsed, c)]
     return any(t.text.lower() in POSITIVE_POLARITY_ADVERBS and t.dep == "advmod" for t in clause)
 
 
-def _scope(parsed: ParsedSentence, tok: Token) -> list[Token]:
-    """``tok``'s words and those of the clauses below it, except relative clauses (what a negation of ``tok`` has
-    in its scope: "did not say she had received any money", "could not bring herself to read it until dawn")."""
-    out, stack = [], [tok]
-    while stack:
-        t = stack.pop()
-        out.append(t)
-        stack += [k for k in dependents(parsed, t) if k.dep != "relcl"]
-    return out
-
-
 def _needs_negation(parsed: ParsedSentence, var: str) -> bool:
-    """The clause of the negated ``var`` has a negative polarity item ("any money", "in many months", "until the
-    household had retired", "anymore"): un-negating it is not English."""
-    clause = _clause_of(parsed, var)
-    words = [t.text.lower() for t in sorted(_scope(parsed, clause[0]), key=lambda t: t.i)] if clause else []
+    """The scope of the negated ``var`` (its clause and the clauses below it, but not relative clauses: "did not
+    say she had received any money", "could not bring herself to read it until dawn") has a negative polarity item
+    ("any money", "in many months", "until the household had retired", "anymore"): un-negating it is not English."""
+    head = _clause_head(parsed, var)
+    scope = _below(parsed, head, frozenset({"relcl"})) if head is not None else []
+    words = [t.text.lower() for t in sorted(scope, key=lambda t: t.i)]
     if any(w in NEGATIVE_POLARITY_WORDS for w in words):
         return True
     return any(w == "in" and (set(words[i + 1 : i + 3]) & _NPI_TIME) for i, w in enumerate(words))
