@@ -205,9 +205,7 @@ def _decide_again(pipe: Any, out: dict[str, Any], verdicts: list[Any], rule: str
     """The engine's keep/drop decision from the verdicts and fluency a rescore just completed: in
     ``engine_decision`` when a curator has decided (the basket shows and exports it beside the curator's), else in
     ``kept`` / ``decided_by``. Without it the record kept the decision made while its scores were pending."""
-    fluency = out.get("fluency")
-    checks = [*verdicts, pipe.fluency_verdict(fluency, rule)] if fluency else list(verdicts)
-    kept, why = pipe.decide(checks)
+    kept, why = pipe.decide(verdicts, out.get("fluency"), rule)
     if out.get("decided_by") == "curator":
         out["engine_decision"] = {"kept": kept, "decided_by": why}
     else:

@@ -39,7 +39,6 @@ if TYPE_CHECKING:
     from core.foils.events import Event
 
 
-
 def annotate_records(rows: Sequence[InputRow], records: list[FoilRecord]) -> list[FoilRecord]:
     """Say what input screening found, on every record of its sentence (``input_notes``: control or bidi
     characters removed, not English), and never keep a foil that split a grapheme cluster (a word inserted
@@ -216,7 +215,7 @@ class FoilPipeline:
             out[i] = fl
         return out
 
-    def fluency_verdict(self, fluency: dict[str, Any], rule: str | None = None) -> Verdict:
+    def fluency_verdict(self, fluency: Mapping[str, Any], rule: str | None = None) -> Verdict:
         """The fluency score as a verdict for the filter policies (``fluency``, ``fluency>=-1.0``), against the
         threshold of the foil's ``rule`` (:meth:`PipelineSettings.fluency_threshold_for`)."""
         delta, threshold = fluency["delta"], self.settings.fluency_threshold_for(rule)
@@ -270,8 +269,7 @@ class FoilPipeline:
         elif verdicts is None:
             kept, why = (None, "") if validated else (True, "not validated")
         else:
-            fl = [self.fluency_verdict(fluency, candidate.edit.rule)] if fluency is not None else []
-            kept, why = self.decide([*verdicts, *fl])
+            kept, why = self.decide(verdicts, fluency, candidate.edit.rule)
         return foil_record(
             candidate, verdicts or (), row_id=row_id, paraphrase=paraphrase, kept=kept, decided_by=why,
             provenance=provenance, fluency=fluency,
@@ -301,10 +299,15 @@ class FoilPipeline:
             self, sentence, paraphrase, models=models, embedder_for=embedder_for, row_id=row_id, provenance=provenance
         )
 
-    def decide(self, verdicts: Sequence[Verdict]) -> tuple[bool, str]:
-        """Keep or drop a foil by the configured filter policies; says which policy decided."""
+    def decide(
+        self, verdicts: Sequence[Verdict], fluency: Mapping[str, Any] | None = None, rule: str | None = None
+    ) -> tuple[bool, str]:
+        """Keep or drop a foil by the configured filter policies; says which policy decided. ``fluency`` (the foil's
+        ``{scorer, source, foil, delta}``) joins the verdicts as :meth:`fluency_verdict` against ``rule``'s threshold."""
         from core.foils.policies import apply_policies  # a first-party module: no fallback that keeps other foils
 
+        if fluency is not None:
+            verdicts = [*verdicts, self.fluency_verdict(fluency, rule)]
         decision = apply_policies(self.settings.policies, verdicts)
         return decision.kept, decision.reason
 

@@ -72,9 +72,7 @@ def refill(
     def filtered(i: int) -> bool:
         if candidates[i].realization.error is not None:
             return False  # refused by the realizer: its reserves were tried already
-        fl = fluency[i]
-        checks = [pipe.fluency_verdict(fl, jobs[i][1].rule)] if fl is not None else []
-        return not pipe.decide([*verdicts[i], *checks])[0]
+        return not pipe.decide(verdicts[i], fluency[i], jobs[i][1].rule)[0]
 
     slots = [i for i in range(len(jobs)) if filtered(i)]
     for _ in range(FILTER_RETRIES):
