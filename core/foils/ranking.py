@@ -60,9 +60,10 @@ def rank_replacements(
     scores = relative_fluency(scorer, [e.source.text for _, e, _ in usable], [text for _, _, text in usable])
     best: dict[tuple[str, str], tuple[float, int]] = {}  # (rule, node) -> (delta, position in usable)
     below: dict[str, int] = {}
+    limits = threshold if isinstance(threshold, Mapping) else dict.fromkeys(rules, threshold)
     for pos, ((rule, edit, _), fl) in enumerate(zip(usable, scores, strict=True)):
         delta = fl["delta"] if fl["delta"] is not None else math.inf  # unscored: cannot rank, keep
-        if delta < (threshold if isinstance(threshold, (int, float)) else threshold.get(rule, -math.inf)):
+        if delta < limits.get(rule, -math.inf):
             below[rule] = below.get(rule, 0) + 1
             continue
         key = (rule, str(edit.details.get("node", ",".join(edit.nodes))))

@@ -29,6 +29,7 @@ from core.foils.amr.graph import (
     relayout,
     validate_graph,
 )
+from core.foils.realize.work import quoted_tokens
 from core.foils.rules.lexicon import wn_pos
 from core.types import ParsedSentence, Token
 
@@ -249,8 +250,6 @@ def quoted(parsed: ParsedSentence, index: int | None) -> bool:
     whose words an edit must not change."""
     if index is None or not 0 <= index < len(parsed.tokens):
         return False
-    from core.foils.realize.work import quoted_tokens
-
     return quoted_tokens(parsed.tokens)[index]
 
 

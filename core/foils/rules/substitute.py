@@ -124,12 +124,13 @@ def _fixed_expression(parsed: ParsedSentence, index: int | None) -> bool:
     tok = parsed.tokens[index]
     if tok.dep == "compound" or dependents(parsed, tok, "prt"):
         return True
-    if tok.pos == "NOUN" and any(k.tag in ("NN", "NNS") for k in dependents(parsed, tok, "compound")):
-        return (
-            True  # the head of a noun compound: "oat milk" -> "oat dairy product", "opposition leaders" -> "followers"
-        )
-    if tok.pos == "NOUN" and any(named_phrase(a.lemma, tok.lemma) for a in dependents(parsed, tok, "amod")):
-        return True  # "prime minister" -> "prime reverend"
+    if tok.pos == "NOUN":
+        # the head of a noun compound ("oat milk" -> "oat dairy product", "opposition leaders" -> "followers"), or a
+        # noun an adjective names something else with ("prime minister" -> "prime reverend")
+        if any(k.tag in ("NN", "NNS") for k in dependents(parsed, tok, "compound")):
+            return True
+        if any(named_phrase(a.lemma, tok.lemma) for a in dependents(parsed, tok, "amod")):
+            return True
     return any(lexicalised_pair(a.text, a.lemma, a.pos, b.text, b.lemma, b.pos) for a, b in word_pairs(parsed, index))
 
 
@@ -311,15 +312,14 @@ def _left_alone(parsed: ParsedSentence, rule: str, at: int | None) -> bool:
     (AR) quantity adjectives and (HS) time adverbials ("this morning" -> "this period")."""
     if _fixed_expression(parsed, at) or (at is not None and parsed.tokens[at].tag in ("NNP", "NNPS")):
         return True
+    if at is None:
+        return False
+    tok = parsed.tokens[at]
     if quoted(parsed, at):
         return True  # a title or quotation
-    if (
-        rule == "AR"
-        and at is not None
-        and {parsed.tokens[at].text.lower(), parsed.tokens[at].lemma.lower()} & (QUANTITY_ADJECTIVES)
-    ):
+    if rule == "AR" and {tok.text.lower(), tok.lemma.lower()} & QUANTITY_ADJECTIVES:
         return True
-    return rule == "HS" and at is not None and parsed.tokens[at].dep in NOUN_ADVERBIAL_DEPS
+    return rule == "HS" and tok.dep in NOUN_ADVERBIAL_DEPS
 
 
 def _lexical_edits(
