@@ -82,7 +82,9 @@ def test_hypernyms_first_choice(word, pos, first):
 
 @needs_wordnet
 def test_hypernyms_walk_to_readable_levels_and_skip_abstract_tops():
-    assert lemmas(hypernyms("postman", "NOUN")) == ["delivery boy", "employee"]  # multi-word with a space
+    assert lemmas(hypernyms("bus", "NOUN")) == ["public transport", "transport"]  # multi-word with a space
+    assert hypernyms("postman", "NOUN") == []  # "delivery boy" is far (FAR_SYNSETS) and not walked through
+    assert "solid food" not in lemmas(hypernyms("bread", "NOUN"))
     assert "diapsid" not in lemmas(hypernyms("snake", "NOUN"))
     for word in ("cat", "snake", "idea", "person", "team"):
         for cand in hypernyms(word, "NOUN"):

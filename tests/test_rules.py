@@ -278,7 +278,7 @@ def test_ar_respects_the_aligned_pos():
 
 
 @needs_wordnet
-def test_hs_cat_feline_and_postman_employee():
+def test_hs_cat_feline_and_no_far_hypernym_for_postman():
     edits = hs_edits(parsed("The cat chased the mouse.", CHASE, [tok(1, "cat", "cat", "NOUN")], {"c2": (0,)}))
     cat = by_description(edits)["hypernym cat → feline"]
     assert cat.details["sense"] == "cat.n.01"
@@ -293,8 +293,11 @@ def test_hs_cat_feline_and_postman_employee():
     }
     assert flat(cat) == "(c / chase-01 :ARG0 (c2 / feline) :ARG1 (m / mouse))"
     post = [e for e in hs_edits(parsed("x", POSTMEN)) if e.details["node"] == "p"]
-    assert [e.details["new_lemma"] for e in post] == ["delivery boy"]  # the direct hypernym of mailman.n.01 only
-    assert post[0].details["new_concept"] == "delivery-boy"  # multi-word: spaces in the lemma, hyphens in the concept
+    assert post == []  # mailman.n.01's only hypernym, "delivery boy", is far (FAR_SYNSETS) and not walked through
+    bus = hs_edits(parsed("x", "(m / miss-01 :ARG0 (w / we) :ARG1 (b / bus))"))
+    assert [(e.details["new_lemma"], e.details["new_concept"]) for e in bus][:1] == [
+        ("public transport", "public-transport")
+    ]  # multi-word: spaces in the lemma, hyphens in the concept
 
 
 @needs_wordnet

@@ -52,6 +52,21 @@ ABSTRACT_SYNSETS = frozenset(
 )  # fmt: skip
 
 
+# Hypernyms the judged rounds (issue 12; sample_data/quality*/judgements.jsonl) found far, technical or no
+# less specific in ordinary use, whatever the word below them: "farmers -> creators", "museum -> repository",
+# "bread -> solid food", "milk -> dairy product", "economists -> scientists", "valley -> depression",
+# "wind -> weather", "house -> home". Never offered, and not walked through (their own hypernyms are farther).
+FAR_SYNSETS = frozenset(
+    {
+        "food.n.02", "dairy_product.n.01", "commodity.n.01", "creator.n.02", "depository.n.01", "scientist.n.01",
+        "natural_depression.n.01", "structure.n.01", "dwelling.n.01", "corridor.n.01", "visionary.n.02",
+        "physicist.n.01", "deliveryman.n.01", "weather.n.01", "covering.n.02", "tract.n.01", "point.n.02",
+        "section.n.03", "leader.n.01", "payer.n.01", "patron.n.03", "electronic_equipment.n.01", "flavorer.n.01",
+        "hosiery.n.01", "antigen.n.01",
+    }
+)  # fmt: skip
+
+
 # Abstract synsets still offered as a *direct* hypernym (none since issue 12 named "group" and "unit" abstract).
 _ALLOWED_DIRECT: frozenset[str] = frozenset()
 
@@ -182,6 +197,8 @@ def _hypernyms(key: str, pos: str, transitive: bool | None = None) -> tuple[Cand
             if name in seen or depth > (VERB_MAX_STEPS if pos == "v" else HYPERNYM_MAX_STEPS):
                 continue
             seen.add(name)
+            if name in FAR_SYNSETS:
+                continue
             abstract = name in ABSTRACT_SYNSETS and not (depth == 1 and name in _ALLOWED_DIRECT)
             best = None if abstract else _best_lemma(synset, key)
             if best is not None and best[1] and (pos != "v" or _verb_fits(synset, best[0], transitive)):
@@ -305,7 +322,9 @@ def _sense_hypernyms(synset_name: str, key: str, transitive: bool | None, min_zi
     for _depth in (1, 2):
         found: list[tuple[float, Candidate]] = []
         for hyp in level:
-            if hyp.name() in ABSTRACT_SYNSETS or (not verb and hyp.min_depth() < NOUN_MIN_DEPTH):
+            if hyp.name() in ABSTRACT_SYNSETS or hyp.name() in FAR_SYNSETS:
+                continue
+            if not verb and hyp.min_depth() < NOUN_MIN_DEPTH:
                 continue
             best = _common_lemma(hyp, key, min_zipf)
             if best is None or best[0] in own or (verb and not _verb_fits(hyp, best[0], transitive)):
@@ -316,7 +335,7 @@ def _sense_hypernyms(synset_name: str, key: str, transitive: bool | None, min_zi
             return tuple(c for _, c in sorted(found, key=lambda item: item[0]))
         if verb and _depth >= VERB_MAX_STEPS:
             break
-        level = [h for s in level for h in _up(s)]
+        level = [h for s in level if s.name() not in FAR_SYNSETS for h in _up(s)]
     return ()
 
 
