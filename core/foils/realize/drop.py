@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from core.foils.realize.details import detail
 from core.foils.realize.work import SUBJECT_DEPS, Unrealizable, Work
-from core.types import Edit
+from core.types import Edit, Token
 
 _SUBJECTLESS_OK = frozenset({"csubj", "csubjpass"})
 
@@ -38,14 +38,7 @@ def drop(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
                 continue
             doomed.add(c)
             stack.append(c)
-    # a preposition (chain) left without its object goes too: "delivered (by postmen)"
-    cur = head
-    while cur.dep in ("pobj", "pcomp") and (sent.head(cur).pos == "ADP" or sent.head(cur).dep in ("prep", "agent")):
-        prep = sent.head(cur)
-        if set(sent.children[prep.i]) - doomed:
-            break
-        doomed.add(prep.i)
-        cur = prep
+    _drop_bare_prepositions(work, head, doomed)
     # a coordinator left without one of its conjuncts
     if head.dep == "conj":
         siblings = [k for k in sent.kids(head.head, "conj") if k.i not in doomed]
@@ -55,6 +48,7 @@ def drop(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
                     doomed.add(cc.i)
     for cc in sent.kids(head.i, "cc"):
         doomed.add(cc.i)
+    _drop_list_comma(work, doomed)
     for i in sorted(doomed):  # a hyphen glued to a deleted word: "non-Israeli" minus "non"
         for j, glued in ((i + 1, sent.tok(i).whitespace == ""), (i - 1, i > 0 and sent.tok(i - 1).whitespace == "")):
             if glued and 0 <= j < len(sent.tokens) and sent.tok(j).text in ("-", "–") and j not in doomed:
@@ -66,3 +60,34 @@ def drop(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
         if not [d for d in sent.kids(noun.i, "det") if d.i not in doomed]:
             left = min(i for i in sent.subtree(noun.i) if i not in doomed)
             work.insert_before(left, ["the"])
+
+
+def _drop_bare_prepositions(work: Work, head: Token, doomed: set[int]) -> None:
+    """A preposition (chain) left without its object goes too, with its own commas and brackets ("delivered (by
+    postmen)", "close to Lough Corrib, (on the N59 road,) in Connemara"); one that keeps another word ("then in
+    (1917)") cannot stand without its object, so the drop is refused."""
+    sent = work.sent
+    cur = head
+    while cur.dep in ("pobj", "pcomp") and (sent.head(cur).pos == "ADP" or sent.head(cur).dep in ("prep", "agent")):
+        prep = sent.head(cur)
+        left = [sent.tok(c) for c in sent.children[prep.i] if c not in doomed]
+        if any(t.dep in ("pobj", "pcomp") for t in left):
+            return
+        if any(t.dep not in ("punct", "cc", "conj") for t in left):
+            raise Unrealizable(f"dropping '{cur.text}' would leave '{prep.text}' without its object")
+        doomed.add(prep.i)
+        doomed.update(t.i for t in left if t.dep in ("punct", "cc"))
+        cur = prep
+
+
+def _drop_list_comma(work: Work, doomed: set[int]) -> None:
+    """The first of two comma-separated modifiers takes its comma along: "a tall, stooping gentleman" -> "a
+    stooping gentleman", not "a, stooping gentleman"."""
+    sent = work.sent
+    first, after = min(doomed), max(doomed) + 1
+    if first == 0 or after >= len(sent.tokens) or after in doomed or sent.tok(after).text != ",":
+        return
+    before = sent.tok(first - 1)
+    determiner = before.dep in ("det", "poss") or before.text.lower() in ("a", "an", "the")
+    if determiner and set(range(first, after)) <= doomed:
+        doomed.add(after)
