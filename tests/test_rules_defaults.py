@@ -65,6 +65,31 @@ SENTENCES = [
     "The laundry was put away before dinner.",
     "The spaniel followed the maid from one room to the next.",
     "The umbrellas belong to the guests.",
+    "The cottage is close to the river, on the old road to the mill, in the valley.",
+    "The house was sold in 1990 to a doctor, then in 2004 to a farmer.",
+    "The report consists of three short chapters.",
+    "The village is on the main road to the coast.",
+    "Among the guests were two famous painters.",
+    "The Tigers beat the Lions 27 - 21 on Saturday.",
+    "My brother still hasn't returned the drill he borrowed.",
+    "She had not touched her dinner at all.",
+    "Excuse me, is this the way to the station?",
+    "Let's take the early train and have lunch in town.",
+    "Seldom had the village seen such a storm.",
+    "Little was said about the broken window.",
+    "It was the best meal we have eaten in years.",
+    "We walked along the beach almost every evening.",
+    "Ask the landlord whether the flat has a parking space.",
+    "Prices rose sharply in March, the agency said.",
+    "A small fortune was spent on the new roof.",
+    "The new drug helps patients recover faster after surgery.",
+    "The candles flickered and went out.",
+    "Our dog barks at the postman every single morning.",
+    "Honestly, this new kettle is louder than a jet engine.",
+    "We waited an hour for the bus, and then, of course, two of them arrived together.",
+    "All the seats in the hall had been booked weeks ago.",
+    "The boy reached for the biscuit tin on the top shelf.",
+    "He was a tall, stooping gentleman with a grey beard.",
 ]
 
 
@@ -229,6 +254,49 @@ def test_us_never_leaves_a_dangling_word(foils):
         for f in got[("More than 300 people attended the concert.", "US")]
         if "Than" in f or "than 300" not in f.lower()
     ]
+
+
+def test_pn_leaves_polarity_items_set_phrases_and_reports_alone(foils):
+    got = {key[0]: [text for _, text in found] for key, found in foils.items() if key[1] == "PN"}
+    assert not [f for f in got["My brother still hasn't returned the drill he borrowed."] if "still has " in f]
+    assert not [f for f in got["She had not touched her dinner at all."] if "had touched" in f]  # "... at all"
+    assert got["Excuse me, is this the way to the station?"] == []  # "Do not excuse me"
+    assert not [f for f in got["Let's take the early train and have lunch in town."] if "let's" in f.lower()]
+    assert got["Seldom had the village seen such a storm."] == []  # "Did not seldom have ..."
+    assert got["Little was said about the broken window."] == []  # "Little was not said"
+    assert not [f for f in got["It was the best meal we have eaten in years."] if "have not eaten" in f]
+    assert got["We walked along the beach almost every evening."] == []  # "did not walk ... almost every evening"
+    assert not [f for f in got["Ask the landlord whether the flat has a parking space."] if "does not have" in f]
+    assert got["Prices rose sharply in March, the agency said."] == ["Prices did not rise sharply in March, the agency said."]
+    assert "No small fortune was spent on the new roof." not in got["A small fortune was spent on the new roof."]
+    assert not [f for f in got["The new drug helps patients recover faster after surgery."] if "do not recover" in f]
+    candles = got["The candles flickered and went out."]
+    assert "The candles flickered and did not go out." in candles
+    assert "The candles did not flicker and went out." not in candles
+
+
+def test_us_never_strands_a_preposition_a_needed_phrase_or_one_end_of_a_score(foils):
+    got = {key: [text for _, text in found] for key, found in foils.items() if key[1] == "US"}
+    cottage = got[("The cottage is close to the river, on the old road to the mill, in the valley.", "US")]
+    assert "The cottage is close to the river, in the valley." in cottage  # "on" goes with its phrase and comma
+    assert not [f for f in cottage if re.search(r"\bon ,|\bon,", f)]
+    sold = got[("The house was sold in 1990 to a doctor, then in 2004 to a farmer.", "US")]
+    assert sold and not [f for f in sold if re.search(r"\bin (to|,)", f)]  # "then in to a farmer"
+    assert "The report consists." not in got[("The report consists of three short chapters.", "US")]
+    assert "The village is." not in got[("The village is on the main road to the coast.", "US")]
+    assert not [f for f in got[("Among the guests were two famous painters.", "US")] if f.startswith("Were")]
+    assert not [
+        f for f in got[("The Tigers beat the Lions 27 - 21 on Saturday.", "US")] if "27 -" in f and "21" not in f
+    ]
+    assert not [f for f in got[("Our dog barks at the postman every single morning.", "US")] if "every morning" in f]
+    assert not [f for f in got[("Honestly, this new kettle is louder than a jet engine.", "US")] if "Honestly" not in f]
+    waited = got[("We waited an hour for the bus, and then, of course, two of them arrived together.", "US")]
+    assert waited and not [f for f in waited if "of course" not in f]  # the speaker's stance is no content
+    assert not [f for f in got[("All the seats in the hall had been booked weeks ago.", "US")] if "booked ago" in f]
+    assert not [f for f in got[("The boy reached for the biscuit tin on the top shelf.", "US")] if "reached on" in f]
+    assert "He was a stooping gentleman with a grey beard." in got[
+        ("He was a tall, stooping gentleman with a grey beard.", "US")
+    ]  # the first of two listed modifiers takes its comma along
 
 
 @needs_wordnet

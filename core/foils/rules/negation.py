@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
+from itertools import pairwise
 
 from core.foils.amr.graph import (
     ADJUNCT_ROLES,
@@ -51,8 +52,11 @@ def _negative_argument(idx: GraphIndex, var: str) -> bool:
 
 
 NEGATIVE_WORDS = frozenset(
-    {"no", "nobody", "nothing", "none", "neither", "nor", "nowhere", "never", "scarcely", "hardly", "barely"}
-)
+    {"no", "nobody", "nothing", "none", "neither", "nor", "nowhere", "never", "scarcely", "hardly", "barely", "seldom",
+     "rarely"}
+)  # fmt: skip
+_NEGATIVE_QUANTIFIERS = frozenset({"little", "few"})
+"""Without "a", a subject or object quantifier is negative: "Little was said" -> "Little was not said"."""
 NEGATIVE_GOVERNORS = frozenset({"fail", "refuse", "decline", "deny", "avoid", "prevent", "neglect", "forget", "cease"})
 """Verbs whose clause is already negative in meaning: "failed to reach a deal" -> "failed not to reach" is a double
 negation."""
@@ -61,16 +65,26 @@ TIME_SUBORDINATORS = frozenset({"before", "after", "until", "till", "since", "on
 frost had not lifted" are not English."""
 POSITIVE_POLARITY_ADVERBS = frozenset(
     {"already", "still", "finally", "even", "somewhat", "rather", "pretty", "fairly", "quite", "slightly", "somehow",
-     "only"}
+     "only", "sooner", "almost"}
 )  # fmt: skip
 """Adverbs that resist negation (positive polarity items): "are not finally turning red", "was not eaten before I
 even got home", "did not rise slightly" read clearly worse than the source, so a clause with one is not negated;
-nor one with the focus word "only" ("was not only removed" reads as "not only ... but also")."""
+nor one with the focus word "only" ("was not only removed" reads as "not only ... but also"), "would sooner ...
+than" or "almost every" ("did not walk along the beach almost every evening")."""
 NEGATIVE_POLARITY_WORDS = frozenset(
-    {"any", "anything", "anyone", "anybody", "anywhere", "ever", "yet", "anymore", "either", "until", "till"}
-)
-"""Words that need a negation (negative polarity items, and "until" after a negated verb: "could not sleep until
-dawn"): un-negating their clause leaves "said she had received any money", "works anymore"."""
+    {"any", "anything", "anyone", "anybody", "anywhere", "ever", "yet", "anymore", "either", "until", "till", "nor"}
+)  # fmt: skip
+"""Words that need a negation (negative polarity items, "until" after a negated verb: "could not sleep until
+dawn", and a following "nor"): un-negating their clause leaves "said she had received any money", "works
+anymore", "was a man to be frightened by a dog, nor by a wolf"."""
+_NPI_PHRASES = (("at", "all"), ("a", "word"), ("a", "soul"), ("a", "thing"), ("a", "wink"), ("a", "penny"))
+"""Minimisers that need a negation: "had not touched it at all" -> "had touched it at all", "would not say a
+word" -> "would say a word"."""
+_FORMULAS = frozenset({("excuse", "me"), ("pardon", "me"), ("thank", "you"), ("let", "'s"), ("let", "’s")})
+"""Set phrases that do not negate with do-support: "Do not excuse me, is this the way?", "Do not let's go"."""
+_BARE_INFINITIVE_GOVERNORS = frozenset({"help", "make", "let", "have", "see", "watch", "hear", "feel", "bid"})
+"""Verbs taking a bare infinitive clause, which does not negate by do-support: "helps fish do not survive"."""
+_ASKING_VERBS = frozenset({"ask", "wonder", "check", "know", "see", "inquire", "enquire"})
 _NPI_TIME = frozenset(
     {"years", "months", "weeks", "days", "ages", "decades", "hours"}
 )  # "not heard from him in months"
@@ -109,8 +123,12 @@ def _already_negative(parsed: ParsedSentence, var: str) -> bool:
     tok = _clause_head(parsed, var)
     if tok is None:
         return False
-    if any(t.text.lower() in NEGATIVE_WORDS for t in _clause_tokens(parsed, tok) if t.i != tok.i):
+    clause = [t for t in _clause_tokens(parsed, tok) if t.i != tok.i]
+    if any(t.text.lower() in NEGATIVE_WORDS for t in clause):
         return True
+    quantifiers = [t for t in clause if t.text.lower() in _NEGATIVE_QUANTIFIERS and t.dep in _ARGUMENT_DEPS | {"dobj"}]
+    if any(not dependents(parsed, t, "det") for t in quantifiers):
+        return True  # "Little was said", "Few came"
     governor = parsed.tokens[tok.head] if tok.dep in ("xcomp", "ccomp") and 0 <= tok.head < len(parsed.tokens) else None
     return governor is not None and governor.lemma.lower() in NEGATIVE_GOVERNORS
 
@@ -118,6 +136,7 @@ def _already_negative(parsed: ParsedSentence, var: str) -> bool:
 def _resists_negation(parsed: ParsedSentence, var: str, determiner: bool = False) -> bool:
     """The clause of ``var`` (of its verb, for a subject whose determiner becomes "no") has a positive polarity
     adverb ("finally", "already", "even"): negation reads badly."""
+    head = None
     if determiner:
         tok = head_token(parsed, var)
         if tok is None or not 0 <= tok.head < len(parsed.tokens):
@@ -128,7 +147,27 @@ def _resists_negation(parsed: ParsedSentence, var: str, determiner: bool = False
         clause = _clause_tokens(parsed, head) if head is not None else []
     times = [c for t in clause for c in dependents(parsed, t, "advcl")]  # "was eaten before I even got home"
     clause = clause + [t for c in times for t in _clause_tokens(parsed, c)]
-    return any(t.text.lower() in POSITIVE_POLARITY_ADVERBS and t.dep == "advmod" for t in clause)
+    if any(t.text.lower() in POSITIVE_POLARITY_ADVERBS and t.dep == "advmod" for t in clause):
+        return True
+    return not determiner and head is not None and _awkward_to_negate(parsed, head)
+
+
+def _awkward_to_negate(parsed: ParsedSentence, verb: Token) -> bool:
+    """The verb is a set phrase ("Excuse me", "Let's"), shares its subject with a verb coordinated after it ("the
+    lamps guttered and failed" -> "did not gutter and failed") or is an existential with a bare plural ("There are
+    people who" -> "There are not people who"): do-support negation reads clearly worse."""
+    after = parsed.tokens[verb.i + 1].text.lower() if verb.i + 1 < len(parsed.tokens) else ""
+    if (verb.lemma.lower(), after) in _FORMULAS:
+        return True
+    if any(
+        k.pos in ("VERB", "AUX") and not dependents(parsed, k, *_ARGUMENT_DEPS)
+        for k in dependents(parsed, verb, "conj")
+    ):
+        return True
+    copula = parsed.tokens[verb.head] if verb.dep == "attr" and 0 <= verb.head < len(parsed.tokens) else verb
+    if dependents(parsed, copula, "expl"):
+        return any(a.tag == "NNS" and not dependents(parsed, a, "det") for a in dependents(parsed, copula, "attr"))
+    return False
 
 
 def _needs_negation(parsed: ParsedSentence, var: str) -> bool:
@@ -138,8 +177,12 @@ def _needs_negation(parsed: ParsedSentence, var: str) -> bool:
     head = _clause_head(parsed, var)
     scope = _below(parsed, head, frozenset({"relcl"})) if head is not None else []
     words = [t.text.lower() for t in sorted(scope, key=lambda t: t.i)]
-    if any(w in NEGATIVE_POLARITY_WORDS for w in words):
+    if any(w in NEGATIVE_POLARITY_WORDS for w in words) or set(pairwise(words)) & set(_NPI_PHRASES):
         return True
+    if head is not None and any(t.text.lower() == "nor" for t in parsed.tokens[head.i :]):
+        return True  # "was not a man to be frightened by a dog, nor by a wolf"
+    if head is not None and "still" in words and any(a.lemma == "have" for a in dependents(parsed, head, "aux")):
+        return True  # "still hasn't returned it" -> "still has returned it"
     return any(w == "in" and (set(words[i + 1 : i + 3]) & _NPI_TIME) for i, w in enumerate(words))
 
 
@@ -148,7 +191,15 @@ def _in_comparison(parsed: ParsedSentence, tok: Token) -> bool:
     reads "longer than I did not expect"."""
     marks = [t.text.lower() for t in dependents(parsed, tok) if t.dep in ("mark", "advmod", "prep") and t.i < tok.i]
     head = parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) and tok.head != tok.i else None
+    if head is not None and tok.dep == "relcl" and _superlative(parsed, head):
+        return True  # "the best meal we have eaten" -> "the best meal we have not eaten"
     return "than" in marks or (head is not None and head.text.lower() in ("than", "as") and head.pos == "ADP")
+
+
+def _superlative(parsed: ParsedSentence, noun: Token) -> bool:
+    """The noun is or has a superlative or an ordinal-like modifier ("the worst", "the best meal", "the first")."""
+    words = [noun, *dependents(parsed, noun, "amod", "advmod")]
+    return any(t.tag in ("JJS", "RBS") or t.text.lower() in ("first", "last", "only") for t in words)
 
 
 def _under_negative_clause(parsed: ParsedSentence, tok: Token) -> bool:
@@ -193,11 +244,11 @@ def _negation_target(parsed: ParsedSentence, idx: GraphIndex, main: str | None) 
         return result if result is not None and idx.eligible(result) else main
     tok = head_token(parsed, main)
     reported = [k for k in dependents(parsed, tok, "ccomp") if k.i < tok.i] if tok is not None else []
-    if reported:
+    if reported:  # the report, or nothing: "..., the report did not say" reads clearly worse
         heads = vars_by_head(parsed, idx)
-        inner = heads.get(reported[0].i)
-        if inner is not None and idx.eligible(inner):
-            return inner
+        words = [reported[0], *dependents(parsed, reported[0], "acomp", "attr")]
+        inner = next((heads[t.i] for t in words if t.i in heads and idx.eligible(heads[t.i])), None)
+        return inner
     return main
 
 
@@ -213,9 +264,23 @@ def _clause_predicates(parsed: ParsedSentence, idx: GraphIndex, main: str | None
             continue
         if any(role in ADJUNCT_ROLES for _, role in idx.into.get(var, ())):
             continue  # the time or place of an event ("was pleased when he did not present him"): validation refuses it
+        if _bare_or_asked(parsed, tok):
+            continue
         if not (_in_time_clause(parsed, tok) or _in_comparison(parsed, tok) or _under_negative_clause(parsed, tok)):
             out.append(var)
     return out
+
+
+def _bare_or_asked(parsed: ParsedSentence, tok: Token) -> bool:
+    """``tok`` heads a bare infinitive clause ("helps fish survive" -> "helps fish do not survive") or an indirect
+    yes/no question ("ask whether they offer a trial" asks what "ask whether they do not offer" asks)."""
+    if tok.dep not in ("ccomp", "xcomp") or not 0 <= tok.head < len(parsed.tokens):
+        return False
+    governor = parsed.tokens[tok.head].lemma.lower()
+    marks = {t.text.lower() for t in dependents(parsed, tok, "mark", "aux")}
+    if governor in _BARE_INFINITIVE_GOVERNORS and not marks:
+        return True
+    return "whether" in marks or ("if" in marks and governor in _ASKING_VERBS)
 
 
 def _finite(parsed: ParsedSentence, tok: Token) -> bool:
@@ -247,13 +312,25 @@ def _negatable_arguments(parsed: ParsedSentence, idx: GraphIndex) -> list[str]:
         dets = [t for t in kids if t.dep == "det"]
         if not dets or not _takes_no(dets[0], tok) or any(t.dep in ("poss", "nummod", "predet") for t in kids):
             continue
-        if _in_time_clause(parsed, tok):
+        if _in_time_clause(parsed, tok) or _refers_back_or_litotes(parsed, tok):
             continue  # "before no guests arrived"
         pred = heads.get(tok.head)
         if pred is None or idx.negated(pred) or any(t.head == tok.head and t.dep == "neg" for t in parsed.tokens):
             continue  # "did not like no tea": a double negation
         out.append(var)
     return out
+
+
+def _refers_back_or_litotes(parsed: ParsedSentence, noun: Token) -> bool:
+    """A later pronoun may refer to the noun ("No stray dog followed them home and they fed it"), the noun is the
+    subject of a "when" clause ("hurt when no bus skidded") or "no" would make a litotes ("No small fortune")."""
+    later = {t.text.lower() for t in parsed.tokens[noun.i + 1 :]}
+    if later & {"it", "its", "they", "them", "their", "he", "him", "his", "she", "her"}:
+        return True
+    clause = parsed.tokens[noun.head] if 0 <= noun.head < len(parsed.tokens) else noun
+    if clause.dep == "advcl" and any(t.text.lower() == "when" for t in dependents(parsed, clause, "advmod", "mark")):
+        return True
+    return any(t.text.lower() in ("small", "little", "mean", "great") for t in dependents(parsed, noun, "amod"))
 
 
 def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS["PN"]) -> list[Edit]:
