@@ -90,6 +90,9 @@ SENTENCES = [
     "All the seats in the hall had been booked weeks ago.",
     "The boy reached for the biscuit tin on the top shelf.",
     "He was a tall, stooping gentleman with a grey beard.",
+    "After the game, the children were covered in mud from head to toe.",
+    "Young Harrow owed his tailor forty pounds and his landlord a good deal more.",
+    "My bus was cancelled, so I'll be about half an hour late.",
 ]
 
 
@@ -297,6 +300,12 @@ def test_us_never_strands_a_preposition_a_needed_phrase_or_one_end_of_a_score(fo
     assert "He was a stooping gentleman with a grey beard." in got[
         ("He was a tall, stooping gentleman with a grey beard.", "US")
     ]  # the first of two listed modifiers takes its comma along
+    mud = got[("After the game, the children were covered in mud from head to toe.", "US")]
+    assert mud and not [f for f in mud if "from head to toe" not in f]  # both ends of a route
+    owed = got[("Young Harrow owed his tailor forty pounds and his landlord a good deal more.", "US")]
+    assert not [f for f in owed if "his forty" in f]  # no possessive left without its noun
+    late = got[("My bus was cancelled, so I'll be about half an hour late.", "US")]
+    assert late and not [f for f in late if f.endswith("I'll be.")]  # no copula without its complement
 
 
 @needs_wordnet

@@ -39,6 +39,7 @@ def drop(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
             doomed.add(c)
             stack.append(c)
     _drop_bare_prepositions(work, head, doomed)
+    _check_nothing_stranded(work, head, doomed)
     # a coordinator left without one of its conjuncts
     if head.dep == "conj":
         siblings = [k for k in sent.kids(head.head, "conj") if k.i not in doomed]
@@ -91,3 +92,25 @@ def _drop_list_comma(work: Work, doomed: set[int]) -> None:
     determiner = before.dep in ("det", "poss") or before.text.lower() in ("a", "an", "the")
     if determiner and set(range(first, after)) <= doomed:
         doomed.add(after)
+
+
+_COMPLEMENT_DEPS = frozenset({"attr", "acomp", "prep", "xcomp", "ccomp", "oprd", "advmod", "npadvmod", "agent"})
+
+
+def _check_nothing_stranded(work: Work, head: Token, doomed: set[int]) -> None:
+    """Refuse a drop that leaves the phrase's possessive or determiner without its noun ("owed his tailor forty
+    pounds" -> "owed his forty pounds") or a copula without its complement ("I'll be about an hour late" -> "I'll
+    be")."""
+    sent = work.sent
+    stranded = [sent.tok(c) for c in sent.children[head.i] if c not in doomed and sent.tok(c).dep in ("poss", "det")]
+    if stranded:
+        raise Unrealizable(f"dropping '{head.text}' would leave '{stranded[0].text}' without its noun")
+    governor = sent.head(head)
+    if governor.lemma.lower() == "be" and governor.dep not in ("aux", "auxpass"):
+        kept = [
+            c
+            for c in sent.children[governor.i]
+            if c not in doomed and c > governor.i and sent.tok(c).dep in _COMPLEMENT_DEPS
+        ]  # what stands before the copula ("so I'll be") is no complement
+        if not kept:
+            raise Unrealizable(f"dropping '{head.text}' would leave '{governor.text}' without its complement")

@@ -160,6 +160,9 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
             return None  # "the old one" -> "the one": the pro-form needs what picks it out; "weeks ago" -> "ago"
         if head_word and not any(ch.isalpha() for ch in head_word):
             return None  # the number of a symbol: "1.4 %" -> "%", "$ 4" -> "$"
+        following = parsed.tokens[tok.i + 1] if tok.i + 1 < len(parsed.tokens) else tok
+        if tok.dep == "compound" and following.pos == "NUM":
+            return None  # a mis-parsed second object: "owed his tailor forty pounds" -> "owed his forty pounds"
         if tok.pos == "NUM" and _in_range(parsed, tok):
             return None  # one end of a score or range: "27 -- 21" -> "27 --"
         if tok.pos in ("ADJ", "ADV", "NUM") or (tok.pos == "NOUN" and tok.dep == "compound"):
@@ -253,7 +256,9 @@ def _route_end(parsed: ParsedSentence, tok: Token, verb: Token | None) -> bool:
         return False
     prep = parsed.tokens[tok.head].text.lower()
     other = {"from": "to", "to": "from"}.get(prep)
-    return other is not None and any(k.text.lower() == other for k in dependents(parsed, verb, "prep"))
+    if other is None:
+        return False  # the other end hangs on the verb ("from one room to the next") or on this end ("head to toe")
+    return any(k.text.lower() == other for k in [*dependents(parsed, verb, "prep"), *dependents(parsed, tok, "prep")])
 
 
 def _us_kind_by_role(parsed: ParsedSentence, idx: GraphIndex, var: str, role: str) -> str | None:
