@@ -163,6 +163,22 @@ def test_ar_never_repeats_a_word_of_the_sentence_nor_strands_a_pronoun_and_hs_fi
 
 
 @needs_vectors
+def test_ar_keeps_a_persons_gender_consistent_and_skips_co_hyponyms(parse):
+    from core.foils.rules.edits import ar_edits
+
+    def new_words(text: str, old: str) -> set[str]:
+        return {e.details["new_lemma"] for e in ar_edits(parse(text)) if e.details["old_lemma"] == old}
+
+    assert not new_words("Lady Ashby was thought the cleverest woman in the county.", "woman")  # "cleverest man"
+    assert not new_words("The squire's son was considered the most charming man in Bath.", "son")
+    assert not new_words("Her father had been a sailor, and she inherited from him a love of the sea.", "father")
+    assert "brother" in new_words("The boy smiled at his sister.", "sister")
+    assert "ride" not in new_words("Catherine walked the three miles to the vicarage alone.", "walk")
+    assert "sit" not in new_words("Mist lay thick upon the marshes.", "lie")
+    assert "keep" not in new_words("Her brother had lost a great deal of money at cards.", "lose")
+
+
+@needs_vectors
 def test_hs_abstract_nouns_are_an_opt_in_variant(parse):
     from core.foils.rules.edits import hs_edits
 

@@ -189,15 +189,30 @@ def _frames_fit(parsed: ParsedSentence, at: int | None, cand: Candidate) -> bool
 
 
 _PRONOUN_OF_GENDER = {"male": "he", "female": "she"}  # the AMR pronoun concept (core.foils.parse.lex.PRONOUNS)
+_GENDERED_WORDS = {
+    "male": frozenset({"mr", "mr.", "sir", "lord", "man", "gentleman", "himself"}),
+    "female": frozenset({"mrs", "mrs.", "miss", "ms", "ms.", "lady", "woman", "herself", "madam"}),
+}
+"""Titles and nouns that fix a person's gender elsewhere in the sentence ("Lady Pemberton was the proudest woman")."""
+_GENDER_OF_NOUN = {
+    **dict.fromkeys(("father", "son", "brother", "husband", "uncle", "nephew", "grandfather", "grandson"), "male"),
+    **dict.fromkeys(("mother", "daughter", "sister", "wife", "aunt", "niece", "grandmother", "granddaughter"), "female"),
+}
+"""Kin terms WordNet files under neither male nor female ("father" is a parent)."""
 
 
 def _pronoun_left_behind(parsed: ParsedSentence, at: int | None, synset: str) -> bool:
     """A gendered person ("his daughter") whose antonym would leave a later pronoun of the old gender pointing at
-    nobody ("showed his son ... her fishing line")."""
-    gender = sense_gender(synset)
-    if gender is None or at is None:
+    nobody ("showed his son ... her fishing line") or contradict a title or noun of that gender elsewhere ("Lady
+    Pemberton was the proudest man", "The baronet's daughter was the most agreeable man")."""
+    if at is None:
         return False
-    return any(PRONOUNS.get(t.text.lower()) == _PRONOUN_OF_GENDER[gender] for t in parsed.tokens[at + 1 :])
+    gender = sense_gender(synset) or _GENDER_OF_NOUN.get(parsed.tokens[at].lemma.lower())
+    if gender is None:
+        return False
+    if any(PRONOUNS.get(t.text.lower()) == _PRONOUN_OF_GENDER[gender] for t in parsed.tokens[at + 1 :]):
+        return True
+    return any(t.text.lower() in _GENDERED_WORDS[gender] for t in parsed.tokens if t.i != at)
 
 
 def _agent_of_transitive(idx: GraphIndex, var: str) -> bool:
@@ -234,6 +249,8 @@ def _replacements(
         transitive = takes_object(parsed, var) if pos in ("VERB", "AUX") else None
         found = sense_hypernyms(choice.synset, lemma, transitive, options.min_zipf)
     found = [c for c in found if is_synonym(lemma, c.lemma, choice.synset) is None]
+    if rule == "AR":
+        found = [c for c in found if frozenset((lemma.lower(), c.lemma.lower())) not in NOT_OPPOSITES]
     at = aligned_token(parsed, var)
     if rule == "HS" and wn_pos(pos) == "n":
         found = [c for c in found if _fits_number(parsed, at, c.lemma)]
@@ -295,6 +312,14 @@ def _ar_variant(cand: Candidate) -> str:
     """``indirect`` for an antonym of a satellite adjective's head (opt-in: 44% of them were usable in the judged
     rounds, "wonderful" -> "ordinary", "main" -> "unimportant"), else ``antonym``."""
     return "indirect" if cand.indirect else "antonym"
+
+
+NOT_OPPOSITES = frozenset(
+    frozenset(pair) for pair in (("walk", "ride"), ("lie", "sit"), ("stand", "sit"), ("lie", "stand"), ("lose", "keep"))
+)
+"""WordNet antonym pairs the judged rounds found no opposites in use: co-hyponyms ("walked to the vicarage" -> "rode",
+"Mist lay thick" -> "Mist sat thick", "The mill stood silent" -> "sat") and "lose" -> "keep" (lost at cards, lost
+to drought, a lane lost in snow)."""
 
 
 QUANTITY_ADJECTIVES = frozenset(
