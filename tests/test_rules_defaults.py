@@ -93,6 +93,12 @@ SENTENCES = [
     "After the game, the children were covered in mud from head to toe.",
     "Young Harrow owed his tailor forty pounds and his landlord a good deal more.",
     "My bus was cancelled, so I'll be about half an hour late.",
+    "I promised Dan I would help him move his couch.",
+    "Our new dentist is much friendlier than the one we had before.",
+    "This hotel room is smaller than the photos on the website made it look.",
+    "The coach was delayed at the inn by a lame horse, a quarrelsome ostler, and the landlord's temper.",
+    "The kids were hungry because they skipped lunch.",
+    "The shop closed early since the owner was ill.",
 ]
 
 
@@ -306,6 +312,16 @@ def test_us_never_strands_a_preposition_a_needed_phrase_or_one_end_of_a_score(fo
     assert not [f for f in owed if "his forty" in f]  # no possessive left without its noun
     late = got[("My bus was cancelled, so I'll be about half an hour late.", "US")]
     assert late and not [f for f in late if f.endswith("I'll be.")]  # no copula without its complement
+
+
+def test_rs_never_moves_a_pro_form_a_list_a_controlled_clause_or_a_pronoun_before_its_noun(foils):
+    got = {key[0]: [text for _, text in found] for key, found in foils.items() if key[1] == "RS"}
+    assert not [f for f in got["I promised Dan I would help him move his couch."] if f.startswith("Dan promised")]
+    assert got["Our new dentist is much friendlier than the one we had before."] == []  # "The one we had before is"
+    assert got["This hotel room is smaller than the photos on the website made it look."] == []
+    assert got["The coach was delayed at the inn by a lame horse, a quarrelsome ostler, and the landlord's temper."] == []
+    assert got["The kids were hungry because they skipped lunch."] == []  # "They skipped lunch because the kids ..."
+    assert got["The shop closed early since the owner was ill."] == []  # "since" reads as time or cause
 
 
 @needs_wordnet

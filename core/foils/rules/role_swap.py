@@ -33,6 +33,7 @@ from core.foils.rules.index import (
     quoted,
     split_concept,
 )
+from core.foils.rules.swap_guards import clause_swap_blocked, unswappable_argument, unswappable_event
 from core.foils.rules.variants import DEFAULT_VARIANTS, VARIANTS, _check_variants
 from core.types import Edit, ParsedSentence
 
@@ -208,6 +209,9 @@ def _clause_swap(
     ``after``/``before`` node between them, when there is one."""
     if _nested(idx, sub, main) and main in idx.subtree(sub):
         return None
+    heads = [t for t in (head_token(parsed, main), head_token(parsed, sub)) if t is not None]
+    if len(heads) == 2 and clause_swap_blocked(parsed, *sorted(heads, key=lambda t: t.i)):
+        return None  # "When the kids get home, they want a snack" -> "When they want a snack, the kids get home"
     if link is None:
         make = partial(_reroot, idx.graph, main, sub, role)
     else:
@@ -230,8 +234,14 @@ def _pair_edit(parsed: ParsedSentence, idx: GraphIndex, event: str, a: str, b: s
     """The RS edit swapping ``event``'s ``ra`` argument ``a`` with its ``rb`` argument ``b`` (None when invalid)."""
     if a == b or (_signature(idx, a) is not None and _signature(idx, a) == _signature(idx, b)):
         return None
-    if any(tok is not None and quoted(parsed, tok.i) for tok in (head_token(parsed, a), head_token(parsed, b))):
+    ta, tb = head_token(parsed, a), head_token(parsed, b)
+    if any(tok is not None and quoted(parsed, tok.i) for tok in (ta, tb)):
         return None  # a title's or quotation's words stay where they are
+    if _predicate(parsed, idx, a) and _predicate(parsed, idx, b):
+        if ta is not None and tb is not None and clause_swap_blocked(parsed, *sorted((ta, tb), key=lambda t: t.i)):
+            return None  # "said it began in 1987 since ticket sales were higher"
+    elif any(unswappable_argument(parsed, v, event) for v in (a, b)) or unswappable_event(parsed, event, recipient=variant == "recipient"):
+        return None
     pair = ((event, ra, a), (event, rb, b))
     edited = _swap(parsed, idx, *pair)
     if edited is None:

@@ -1,0 +1,123 @@
+"""What a role swap must not move: the phrases and clauses whose exchange the judged rounds found clearly worse or
+not English (issue 12), checked on the dependency parse before an RS edit is built.
+
+>>> from core.types import ParsedSentence, Token
+>>> toks = [Token(i=0, text="They", lemma="they", pos="PRON", tag="PRP", dep="nsubj", head=1, idx=0)]
+>>> kids = Token(i=2, text="kids", lemma="kid", pos="NOUN", tag="NNS", dep="nsubj", head=3, idx=10)
+>>> refers_back([toks[0]], [kids]), refers_back([toks[0]], [])
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.foils.rules.index import dependents, head_token
+from core.types import ParsedSentence, Token
+
+_PRO_FORMS = frozenset({"one", "ones", "that", "those"})
+"""A compared side that stands for a noun said before it: "than the one we had" -> "The one we had is ..."."""
+_THIRD_PERSON = {
+    **dict.fromkeys(("he", "him", "his", "himself"), "he"),
+    **dict.fromkeys(("she", "her", "hers", "herself"), "she"),
+    **dict.fromkeys(("it", "its", "itself"), "it"),
+    **dict.fromkeys(("they", "them", "their", "theirs", "themselves"), "they"),
+}
+_CAUSAL_AMBIGUOUS = frozenset({"since", "as"})
+"""Subordinators that read as time or as cause: "said it began in 1987 since ticket sales were higher"."""
+
+
+def governor_word(parsed: ParsedSentence, tok: Token) -> str:
+    """The lower-cased word ``tok`` hangs on ("" for the root)."""
+    return parsed.tokens[tok.head].text.lower() if 0 <= tok.head < len(parsed.tokens) and tok.head != tok.i else ""
+
+
+def _phrase(parsed: ParsedSentence, tok: Token) -> list[Token]:
+    """``tok`` and everything below it in the dependency tree, in sentence order."""
+    out, stack = [], [tok]
+    while stack:
+        t = stack.pop()
+        out.append(t)
+        stack += dependents(parsed, t)
+    return sorted(out, key=lambda t: t.i)
+
+
+def unswappable_argument(parsed: ParsedSentence, var: str, event: str) -> str | None:
+    """Why the argument ``var`` of ``event`` cannot move, or None: a pro-form ("the one we had before"), a phrase
+    holding a comma (a list, an appositive or a non-restrictive clause: "the coach, a lame horse, and ..."; "Old Mr
+    Pennington, who ..."), or the subject of another clause ("than the photos made it look"; "made him address"
+    -> "made he address")."""
+    tok, own = head_token(parsed, var), head_token(parsed, event)
+    if tok is None:
+        return None
+    if tok.text.lower() in _PRO_FORMS:
+        return "a pro-form"
+    span = _phrase(parsed, tok)
+    if any(t.text == "," for t in span[1:-1]) or dependents(parsed, tok, "conj", "appos"):
+        return "a list, an appositive or a clause set off by commas"
+    after = span[-1].i + 1
+    if governor_word(parsed, tok) == "than" and after < len(parsed.tokens) and parsed.tokens[after].pos == "VERB":
+        return "the subject of another clause"  # "than the photos made it look", parsed as "than the photos"
+    governor = parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) else tok
+    clause = governor.dep in ("ccomp", "xcomp", "relcl", "advcl", "pcomp")
+    if tok.dep in ("nsubj", "nsubjpass") and clause and (own is None or governor.i != own.i):
+        return "the subject of another clause"
+    return None
+
+
+def unswappable_event(parsed: ParsedSentence, var: str, recipient: bool) -> str | None:
+    """Why the arguments of the event ``var`` cannot trade places, or None: a small clause ("pronounced the stranger a
+    gentleman") or, for a recipient swap, a clause its subject controls ("promised Dan I'd help him" -> "Dan
+    promised me I'd help him")."""
+    tok = head_token(parsed, var)
+    if tok is None:
+        return None
+    if dependents(parsed, tok, "oprd"):
+        return "a small clause"
+    if recipient and dependents(parsed, tok, "ccomp", "xcomp"):
+        return "a clause its subject controls"
+    return None
+
+
+def refers_back(moved_first: Sequence[Token], moved_second: Sequence[Token]) -> bool:
+    """A clause swap would put a third-person pronoun before the noun it stands for: the clause moving to the front
+    has one that the other clause, which holds a noun, does not ("The kids were hungry because they skipped lunch"
+    -> "They skipped lunch because the kids were hungry")."""
+
+    def persons(tokens: Sequence[Token]) -> set[str]:
+        return {_THIRD_PERSON[w] for t in tokens if (w := t.text.lower()) in _THIRD_PERSON}
+
+    nouns = any(t.pos in ("NOUN", "PROPN") for t in moved_second)  # a possible antecedent ("the kids")
+    return nouns and bool(persons(moved_first) - persons(moved_second))
+
+
+def clause_swap_blocked(parsed: ParsedSentence, first: Token, second: Token) -> bool:
+    """Two clauses whose heads are ``first`` (earlier in the sentence) and ``second`` cannot trade places: one is
+    introduced by a subordinator that also reads as a cause ("since", "as"), or the swap puts a pronoun in a main
+    clause before the noun it stands for (:func:`refers_back`); a fronted subordinate clause may hold one ("Even
+    though she bought it, Anna had little money")."""
+    first, second = _clause_root(parsed, first), _clause_root(parsed, second)
+    marks = {t.text.lower() for c in (first, second) for t in dependents(parsed, c, "mark")}
+    if marks & _CAUSAL_AMBIGUOUS:
+        return True
+    if dependents(parsed, first, "mark", "advmod") and first.dep == "advcl":
+        return False  # the front clause keeps its subordinator: "Even though she bought it, Anna had little money"
+    return refers_back(_clause(parsed, second, first), _clause(parsed, first, second))
+
+
+_CLAUSE_DEPS = frozenset({"ROOT", "advcl", "ccomp", "xcomp", "conj", "relcl", "csubj", "parataxis"})
+
+
+def _clause_root(parsed: ParsedSentence, tok: Token) -> Token:
+    """The verb heading ``tok``'s clause ("happy" in "She is happy" -> "is")."""
+    while tok.dep not in _CLAUSE_DEPS and 0 <= tok.head < len(parsed.tokens) and tok.head != tok.i:
+        tok = parsed.tokens[tok.head]
+    return tok
+
+
+def _clause(parsed: ParsedSentence, head: Token, other: Token) -> list[Token]:
+    """The words of ``head``'s clause, without those of ``other``'s clause when it hangs below."""
+    words = _phrase(parsed, head)
+    below = other.i != head.i and any(t.i == other.i for t in words)
+    skip = {t.i for t in _phrase(parsed, other)} if below else set()
+    return [t for t in words if t.i not in skip]
