@@ -139,7 +139,11 @@ def _negate_verb(work: Work, verb: Token) -> None:
     auxes = [a for a in sent.kids(verb.i, "aux", "auxpass") if sent.quoted(a.i) == sent.quoted(verb.i)]
     if auxes:
         first = auxes[0]
-        if first.tag == "TO":
+        going = sent.head(verb)
+        be = [a for a in sent.kids(going.i, "aux") if a.lemma.lower() == "be"] if verb.dep == "xcomp" else []
+        if first.tag == "TO" and going.text.lower() == "going" and be:
+            _negate_operator(work, be[0], going)  # the future: "I'm going to start" -> "I'm not going to start"
+        elif first.tag == "TO":
             work.insert_before(first.i, ["not"])
         elif _negated_after(sent, first):  # the auxiliary's own negation: "cannot not remember"
             work.insert_before(verb.i, ["not"])

@@ -193,7 +193,13 @@ def _in_comparison(parsed: ParsedSentence, tok: Token) -> bool:
     head = parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) and tok.head != tok.i else None
     if head is not None and tok.dep == "relcl" and _superlative(parsed, head):
         return True  # "the best meal we have eaten" -> "the best meal we have not eaten"
+    if head is not None and tok.dep == "relcl" and _governor_text(parsed, head) in ("than", "as"):
+        return True  # "friendlier than the one we had before" -> "than the one we did not have before"
     return "than" in marks or (head is not None and head.text.lower() in ("than", "as") and head.pos == "ADP")
+
+
+def _governor_text(parsed: ParsedSentence, tok: Token) -> str:
+    return parsed.tokens[tok.head].text.lower() if 0 <= tok.head < len(parsed.tokens) and tok.head != tok.i else ""
 
 
 def _superlative(parsed: ParsedSentence, noun: Token) -> bool:
@@ -208,7 +214,13 @@ def _under_negative_clause(parsed: ParsedSentence, tok: Token) -> bool:
     if tok.dep not in ("ccomp", "xcomp", "relcl", "advcl") or not 0 <= tok.head < len(parsed.tokens):
         return False
     governor = parsed.tokens[tok.head]
+    while governor.dep not in _CLAUSE_DEPS | {"ROOT"} and 0 <= governor.head < len(parsed.tokens):
+        if governor.head == governor.i:
+            break
+        governor = parsed.tokens[governor.head]  # the clause of the noun a relative clause hangs on
     outer = [t for t in _clause_tokens(parsed, governor) if t.i != tok.i]
+    if any(t.text.lower() in _NEGATIVE_QUANTIFIERS and t.dep in _ARGUMENT_DEPS for t in outer):
+        return True  # "few could recall a thing he had said"
     return any(t.text.lower() in NEGATIVE_WORDS or t.dep == "neg" for t in outer)
 
 
@@ -217,6 +229,10 @@ def _in_time_clause(parsed: ParsedSentence, tok: Token) -> bool:
     clause = tok
     while clause.dep not in ("advcl", "ROOT") and 0 <= clause.head < len(parsed.tokens) and clause.head != clause.i:
         clause = parsed.tokens[clause.head]
+    verb = tok if tok.pos in ("VERB", "AUX") or not 0 <= tok.head < len(parsed.tokens) else parsed.tokens[tok.head]
+    own = min(t.i for t in _clause_tokens(parsed, verb))
+    if [t.text.lower() for t in parsed.tokens[max(0, own - 2) : own]] in (["every", "time"], ["each", "time"]):
+        return True  # "barks every time a car pulls in"
     if clause.dep != "advcl":
         return False
     marks = [t for t in dependents(parsed, clause) if t.dep in ("mark", "advmod", "prep") and t.i < clause.i]
@@ -322,11 +338,18 @@ def _negatable_arguments(parsed: ParsedSentence, idx: GraphIndex) -> list[str]:
 
 
 def _refers_back_or_litotes(parsed: ParsedSentence, noun: Token) -> bool:
-    """A later pronoun may refer to the noun ("No stray dog followed them home and they fed it"), the noun is the
-    subject of a "when" clause ("hurt when no bus skidded") or "no" would make a litotes ("No small fortune")."""
+    """A later pronoun may refer to the noun ("No stray dog followed them home and they fed it"), the noun has an
+    appositive name ("No opposition leader, Thomas Okonjo,"), reports a clause before it ("..., no spokesperson
+    confirmed"), is the subject of a "when" clause ("hurt when no bus skidded") or "no" would make a litotes ("No
+    small fortune")."""
     later = {t.text.lower() for t in parsed.tokens[noun.i + 1 :]}
     if later & {"it", "its", "they", "them", "their", "he", "him", "his", "she", "her"}:
         return True
+    if dependents(parsed, noun, "appos"):
+        return True  # "No opposition leader, Thomas Okonjo, accused ..."
+    verb = parsed.tokens[noun.head] if 0 <= noun.head < len(parsed.tokens) else noun
+    if any(k.i < verb.i for k in dependents(parsed, verb, "ccomp")):
+        return True  # the subject of a parenthetical report: "..., no spokesperson confirmed"
     clause = parsed.tokens[noun.head] if 0 <= noun.head < len(parsed.tokens) else noun
     if clause.dep == "advcl" and any(t.text.lower() == "when" for t in dependents(parsed, clause, "advmod", "mark")):
         return True
@@ -379,6 +402,8 @@ def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
             continue  # a double negation
         elif _resists_negation(parsed, var, determiner=where == "subject determiner"):
             continue  # a positive polarity adverb
+        elif tok is not None and tok.pos == "NOUN" and _refers_back_or_litotes(parsed, tok):
+            continue  # a noun predicate's negation is its determiner's: "No opposition leader, Thomas Okonjo,"
         else:
             action, verb = "negate", "negate"
             variant = {
