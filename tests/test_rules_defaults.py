@@ -99,6 +99,15 @@ SENTENCES = [
     "The coach was delayed at the inn by a lame horse, a quarrelsome ostler, and the landlord's temper.",
     "The kids were hungry because they skipped lunch.",
     "The shop closed early since the owner was ill.",
+    "Our neighbor's dog barks every time a car pulls into the driveway.",
+    "The opposition leader, Thomas Okonjo, accused ministers of lying.",
+    "Few could afterwards recall a single thing he had said.",
+    "She is going to sell the house.",
+    "Let's meet at the coffee shop next to the bookstore around noon.",
+    "The court ruled that the council had acted unlawfully.",
+    "Gusts of up to 80 miles per hour could hit the coast.",
+    "If the merger goes ahead, the company will grow.",
+    "Mr Thorne was not a cruel man.",
 ]
 
 
@@ -279,6 +288,13 @@ def test_pn_leaves_polarity_items_set_phrases_and_reports_alone(foils):
     assert got["Prices rose sharply in March, the agency said."] == ["Prices did not rise sharply in March, the agency said."]
     assert "No small fortune was spent on the new roof." not in got["A small fortune was spent on the new roof."]
     assert not [f for f in got["The new drug helps patients recover faster after surgery."] if "do not recover" in f]
+    assert got["Our neighbor's dog barks every time a car pulls into the driveway."] == [
+        "Our neighbor's dog does not bark every time a car pulls into the driveway."
+    ]  # "every time a car does not pull in", "every time no car pulls in"
+    assert not [f for f in got["The opposition leader, Thomas Okonjo, accused ministers of lying."] if "No " in f]
+    assert not [f for f in got["Few could afterwards recall a single thing he had said."] if "had not said" in f]
+    assert "She is not going to sell the house." in got["She is going to sell the house."]
+    assert not [f for f in got["Our new dentist is much friendlier than the one we had before."] if "did not have" in f]
     candles = got["The candles flickered and went out."]
     assert "The candles flickered and did not go out." in candles
     assert "The candles did not flicker and went out." not in candles
@@ -306,6 +322,13 @@ def test_us_never_strands_a_preposition_a_needed_phrase_or_one_end_of_a_score(fo
     assert "He was a stooping gentleman with a grey beard." in got[
         ("He was a tall, stooping gentleman with a grey beard.", "US")
     ]  # the first of two listed modifiers takes its comma along
+    assert not [f for f in got[("Let's meet at the coffee shop next to the bookstore around noon.", "US")] if "next around" in f]
+    assert "The court ruled that the council had acted." not in got[
+        ("The court ruled that the council had acted unlawfully.", "US")
+    ]
+    assert not [f for f in got[("Gusts of up to 80 miles per hour could hit the coast.", "US")] if "per" not in f]
+    assert not [f for f in got[("If the merger goes ahead, the company will grow.", "US")] if "ahead" not in f]
+    assert "Mr Thorne was not a man." not in got[("Mr Thorne was not a cruel man.", "US")]
     mud = got[("After the game, the children were covered in mud from head to toe.", "US")]
     assert mud and not [f for f in mud if "from head to toe" not in f]  # both ends of a route
     owed = got[("Young Harrow owed his tailor forty pounds and his landlord a good deal more.", "US")]
@@ -415,6 +438,8 @@ def test_ar_hs_leave_compound_heads_named_phrases_and_quantity_adjectives_alone(
         "After the rain the whole yard looked brighter.",
         "It was the brightest comet of the past century.",
         "My big sister bought a new car.",
+        "The rectory stood a little apart from the village.",
+        "We don't have any eggs left, so pancakes are off the menu.",
     ]
     got = realized(sentences, ("AR", "HS"))
     assert not [f for f in got["She bought oat milk at the pharmacy."] if "oat milk" not in f]  # "oat dairy product"
@@ -422,6 +447,8 @@ def test_ar_hs_leave_compound_heads_named_phrases_and_quantity_adjectives_alone(
     assert not [f for f in got["The prime minister met opposition leaders."] if "opposition leaders" not in f]
     assert not [f for f in got["After the rain the whole yard looked brighter."] if "whole yard" not in f]
     assert not [f for f in got["It was the brightest comet of the past century."] if "past century" not in f]
+    assert not [f for f in got["The rectory stood a little apart from the village."] if "a little" not in f]
+    assert not [f for f in got["We don't have any eggs left, so pancakes are off the menu."] if " left," not in f]
     sister = got["My big sister bought a new car."]  # an adjective with its noun ("big sister") is no fixed phrase
     assert "My little sister bought a new car." in sister and "My big brother bought a new car." in sister
 
@@ -436,6 +463,8 @@ def test_ar_converse_trades_before_and_after_only_where_they_introduce_a_time():
         "He left after dinner and before the dance.",
         "The carriage stopped before the gates.",
         "The hound caught the fox before the hunters had even mounted.",
+        "Police are appealing for witnesses after a tractor was stolen from a farm.",
+        "Tom was promoted to manager after only six months at the warehouse.",
     ]
     got = realized(sentences, ("AR",), "converse")
     assert got["We left before the guests arrived."] == ["We left after the guests arrived."]
@@ -447,3 +476,5 @@ def test_ar_converse_trades_before_and_after_only_where_they_introduce_a_time():
     assert got["He left after dinner and before the dance."] == []  # the converse is there already
     assert got["The carriage stopped before the gates."] == []  # a place: "stopped after the gates"
     assert got["The hound caught the fox before the hunters had even mounted."] == []  # "after ... had even"
+    assert got["Police are appealing for witnesses after a tractor was stolen from a farm."] == []  # tenses clash
+    assert got["Tom was promoted to manager after only six months at the warehouse."] == []  # "before only six"

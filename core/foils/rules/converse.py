@@ -20,7 +20,7 @@ from functools import partial
 
 from core.foils.amr.graph import INSTANCE, replace_triple
 from core.foils.rules.index import GraphIndex, aligned_token, build_edit, index_for, quoted
-from core.types import Edit, ParsedSentence
+from core.types import Edit, ParsedSentence, Token
 
 CONVERSES = {"before": "after", "after": "before"}
 """Time words and their converses: "before X" and "after X" order the same two events the other way round."""
@@ -33,8 +33,9 @@ _NO_TIME = frozenset(
 )  # fmt: skip
 """Nouns that are no time or event ("named after his grandfather", "stopped before the gates"): the word orders
 people and places there, not events."""
-_TIMED_ADVERBS = frozenset({"even", "yet", "ever", "already", "still"})
-"""Words that lean on the time word ("before the hunters had even mounted"): after the trade they read wrong."""
+_TIMED_ADVERBS = frozenset({"even", "yet", "ever", "already", "still", "only", "just", "barely"})
+"""Words that lean on the time word ("before the hunters had even mounted", "after only six months"): after the
+trade they read wrong."""
 
 
 def _timed(parsed: ParsedSentence, idx: GraphIndex, var: str) -> bool:
@@ -48,13 +49,36 @@ def _timed(parsed: ParsedSentence, idx: GraphIndex, var: str) -> bool:
     if at is None:
         return False
     tok = parsed.tokens[at]
+    if any(t.text.lower() in _TIMED_ADVERBS for t in _subtree(parsed, tok)):
+        return False
     if tok.pos in ("VERB", "AUX"):
-        return not any(t.head == tok.i and t.text.lower() in _TIMED_ADVERBS for t in parsed.tokens)
+        return not _past_before_present(parsed, tok)
     if tok.pos not in ("NOUN", "NUM") or tok.text.lower() in _ANIMATE:
         return False
     from core.foils.rules.wordnet_facts import lexname
 
     return lexname(tok.lemma.lower(), "n") not in _NO_TIME
+
+
+def _subtree(parsed: ParsedSentence, tok: Token) -> list[Token]:
+    out, stack = [], [tok]
+    while stack:
+        t = stack.pop()
+        out.append(t)
+        stack += [k for k in parsed.tokens if k.head == t.i and k.i != t.i]
+    return out
+
+
+def _past(parsed: ParsedSentence, verb: Token) -> bool:
+    return verb.tag == "VBD" or any(t.head == verb.i and t.dep in ("aux", "auxpass") and t.tag == "VBD" for t in parsed.tokens)
+
+
+def _past_before_present(parsed: ParsedSentence, clause: Token) -> bool:
+    """The time clause is past and its main clause is not ("Police are appealing for witnesses after a tractor was
+    stolen"): the converse puts a past event after a present one."""
+    if not 0 <= clause.head < len(parsed.tokens) or clause.head == clause.i:
+        return False
+    return _past(parsed, clause) and not _past(parsed, parsed.tokens[clause.head])
 
 
 def converse_edits(parsed: ParsedSentence) -> list[Edit]:

@@ -332,6 +332,15 @@ months", "the past century" -> "the future century", "the latest offer" -> "the 
 replaces them nor puts one in."""
 
 
+def _fixed_use(parsed: ParsedSentence, tok: Token) -> bool:
+    """A word used as part of a set pattern WordNet does not list: "a little apart" (somewhat; "a much apart"),
+    "eggs left" (remaining; "eggs arrived")."""
+    before = parsed.tokens[tok.i - 1].text.lower() if tok.i > 0 else ""
+    if tok.text.lower() == "little" and before == "a":
+        return True
+    return tok.text.lower() == "left" and tok.dep in ("acl", "amod", "advcl") and tok.tag == "VBN"
+
+
 def _left_alone(parsed: ParsedSentence, rule: str, at: int | None) -> bool:
     """Words AR/HS never replace: parts of fixed expressions, proper nouns the parser did not name ("II", "Sept"),
     (AR) quantity adjectives and (HS) time adverbials ("this morning" -> "this period")."""
@@ -343,6 +352,8 @@ def _left_alone(parsed: ParsedSentence, rule: str, at: int | None) -> bool:
     if quoted(parsed, at):
         return True  # a title or quotation
     if rule == "AR" and {tok.text.lower(), tok.lemma.lower()} & QUANTITY_ADJECTIVES:
+        return True
+    if rule == "AR" and _fixed_use(parsed, tok):
         return True
     return rule == "HS" and tok.dep in NOUN_ADVERBIAL_DEPS
 

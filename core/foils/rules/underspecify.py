@@ -62,13 +62,19 @@ or breaks a comparison ("would sooner walk ... than")."""
 _EMPTY_PHRASES = frozenset({("of", "course"), ("in", "fact"), ("at", "once")})
 """Prepositional phrases of the speaker's stance, or fixed: "then, of course, three of them turned up"."""
 _NOT_DROPPED = _KEEP_WORDS | _EMPTY_DROPS
+_PP_GOVERNORS = frozenset({"next", "close", "due", "according", "because", "instead", "ahead", "prior", "thanks"})
+"""Words a prepositional phrase completes: "the coffee shop next to the bookstore" -> "next", "close to"."""
+_MANNER_VERBS = frozenset({"act", "behave", "treat", "fare", "word", "conduct"})
+"""Verbs that need their manner: "had acted unlawfully" -> "had acted", "treated her badly" -> "treated her"."""
 _PP_HEAD_DEPS = frozenset({"prep", "agent"})
 _LOCATIVE_VERBS = frozenset(
     {"live", "reside", "dwell", "lie", "put", "place", "set", "lay", "belong", "stay", "remain", "stand", "sit",
      "leave", "keep"}
 )  # fmt: skip
 """Verbs whose place completes them ("lived in London" -> "lived", "stood on a hill" -> "stood")."""
-_GOAL_VERBS = frozenset({"get", "reach", "send", "move", "belong", "lead", "head", "put", "place", "bring", "take"})
+_GOAL_VERBS = frozenset(
+    {"get", "reach", "send", "move", "belong", "lead", "head", "put", "place", "bring", "take", "pull"}
+)  # fmt: skip
 """Verbs whose goal completes them ("to get to the airport" -> "to get", "was sent to school" -> "was sent",
 "moved the meeting to Thursday" -> "moved the meeting")."""
 _COMPLEMENT_VERBS = frozenset(
@@ -79,7 +85,9 @@ _COMPLEMENT_VERBS = frozenset(
 """Verbs that need their prepositional phrase ("consists of schools" -> "consists", "is based on a play" -> "is
 based") or change sense without it ("appealed for witnesses" -> "appealed", "would not hear of it" -> "would not
 hear", "reached for the gate" -> "reached")."""
-_PARTICLES = frozenset({"away", "back", "up", "down", "out", "off", "over", "around", "along", "aside", "forward"})
+_PARTICLES = frozenset(
+    {"away", "back", "up", "down", "out", "off", "over", "around", "along", "aside", "forward", "ahead"}
+)  # fmt: skip
 """Adverb particles of phrasal verbs: "put away" -> "put", "bring it back" -> "bring it" change the verb."""
 _CLAUSE_KIDS = frozenset({"quantmod", "advmod", "nsubj", "nsubjpass", "mark", "aux", "dobj", "prep", "npadvmod"})
 
@@ -163,6 +171,8 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
         following = parsed.tokens[tok.i + 1] if tok.i + 1 < len(parsed.tokens) else tok
         if tok.dep == "compound" and following.pos == "NUM":
             return None  # a mis-parsed second object: "owed his tailor forty pounds" -> "owed his forty pounds"
+        if _bears_the_point(parsed, tok):
+            return None
         if tok.pos == "NUM" and _in_range(parsed, tok):
             return None  # one end of a score or range: "27 -- 21" -> "27 --"
         if tok.pos in ("ADJ", "ADV", "NUM") or (tok.pos == "NOUN" and tok.dep == "compound"):
@@ -220,7 +230,7 @@ def _completes_its_head(parsed: ParsedSentence, tok: Token) -> bool:
         return False
     gov = parsed.tokens[prep.head]
     lemma = gov.lemma.lower()
-    if lemma in _COMPLEMENT_VERBS:
+    if lemma in _COMPLEMENT_VERBS or gov.text.lower() in _PP_GOVERNORS:
         return True
     if lemma == "be" and not dependents(parsed, gov, "attr", "acomp", "oprd", "xcomp", "ccomp"):
         return True
@@ -234,9 +244,21 @@ def _empty_phrase(parsed: ParsedSentence, tok: Token) -> bool:
     prep = tok if tok.dep in _PP_HEAD_DEPS else parsed.tokens[tok.head]
     objects = [t.text.lower() for t in dependents(parsed, prep, "pobj", "pcomp", "advmod")]
     word, governor = prep.text.lower(), parsed.tokens[prep.head]
-    if word == "than" or (word == "as" and governor.pos in ("ADJ", "ADV")):
-        return True
+    if word in ("than", "per") or (word == "as" and governor.pos in ("ADJ", "ADV")):
+        return True  # "80 miles per hour" -> "80 miles"
     return any((word, o) in _EMPTY_PHRASES for o in objects)
+
+
+def _bears_the_point(parsed: ParsedSentence, tok: Token) -> bool:
+    """The modifier carries what its clause says: the manner a verb needs ("had acted unlawfully" -> "had acted") or
+    the adjective a negated predicate denies ("was not a cruel man" -> "was not a man")."""
+    if not 0 <= tok.head < len(parsed.tokens) or tok.head == tok.i:
+        return False
+    head = parsed.tokens[tok.head]
+    if tok.dep == "advmod" and head.lemma.lower() in _MANNER_VERBS:
+        return True
+    copula = parsed.tokens[head.head] if head.dep == "attr" and 0 <= head.head < len(parsed.tokens) else None
+    return copula is not None and bool(dependents(parsed, copula, "neg"))
 
 
 def _in_range(parsed: ParsedSentence, tok: Token) -> bool:
