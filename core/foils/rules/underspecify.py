@@ -64,8 +64,8 @@ _EMPTY_PHRASES = frozenset({("of", "course"), ("in", "fact"), ("at", "once")})
 _NOT_DROPPED = _KEEP_WORDS | _EMPTY_DROPS
 _PP_GOVERNORS = frozenset({"next", "close", "due", "according", "because", "instead", "ahead", "prior", "thanks"})
 """Words a prepositional phrase completes: "the coffee shop next to the bookstore" -> "next", "close to"."""
-_MANNER_VERBS = frozenset({"act", "behave", "treat", "fare", "word", "conduct"})
-"""Verbs that need their manner: "had acted unlawfully" -> "had acted", "treated her badly" -> "treated her"."""
+_MANNER_VERBS = frozenset({"act", "behave", "fare", "word", "conduct"})
+"""Verbs that need their manner: "had acted unlawfully" -> "had acted", "behaved badly" -> "behaved"."""
 _PP_HEAD_DEPS = frozenset({"prep", "agent"})
 _LOCATIVE_VERBS = frozenset(
     {"live", "reside", "dwell", "lie", "put", "place", "set", "lay", "belong", "stay", "remain", "stand", "sit",
