@@ -64,7 +64,8 @@ FAR_SYNSETS = frozenset(
         "physicist.n.01", "deliveryman.n.01", "weather.n.01", "covering.n.02", "tract.n.01", "point.n.02",
         "section.n.03", "leader.n.01", "payer.n.01", "patron.n.03", "electronic_equipment.n.01", "flavorer.n.01",
         "hosiery.n.01", "antigen.n.01", "advocate.n.01", "traveler.n.01", "representation.n.02", "conduit.n.01",
-        "output.n.02",
+        "output.n.02", "facility.n.01", "protective_covering.n.01", "sense_organ.n.01", "thigh.n.01", "critic.n.02",
+        "area.n.01", "space.n.03",
     }
 )  # fmt: skip
 
