@@ -165,14 +165,15 @@ def _negate_verb(work: Work, verb: Token) -> None:
         if past is not None:  # "the bells rang" tagged VBP: "did not ring", not "do not rang"
             tag, lemma = "VBD", past
         do = {"VBZ": "does", "VBD": "did"}.get(tag, "do")
-        at = verb.i
+        at, inside = verb.i, {verb.i}
         while (
             at > 0
             and sent.tok(at - 1).dep == "advmod"
-            and sent.tok(at - 1).head == verb.i
+            and sent.tok(at - 1).head in inside
             and (sent.tok(at - 1).text.lower() not in _SENTENCE_ADVERBS)
         ):
             at -= 1  # "always forgets" -> "does not always forget"; "quickly treated" -> "did not quickly treat"
+            inside.add(at)  # and the adverb's own adverb: "so often conceals" -> "does not so often conceal"
         shout = verb.text.isupper() and len(verb.text) > 1
         work.insert_before(at, [morph.match_case(do, verb.text), "NOT"] if shout else [do, "not"])
         work.replace(verb.i, morph.base_form(verb.text, lemma, tag))

@@ -72,11 +72,13 @@ even got home", "did not rise slightly" read clearly worse than the source, so a
 nor one with the focus word "only" ("was not only removed" reads as "not only ... but also"), "would sooner ...
 than" or "almost every" ("did not walk along the beach almost every evening")."""
 NEGATIVE_POLARITY_WORDS = frozenset(
-    {"any", "anything", "anyone", "anybody", "anywhere", "ever", "yet", "anymore", "either", "until", "till", "nor"}
+    {"any", "anything", "anyone", "anybody", "anywhere", "ever", "yet", "anymore", "either", "until", "till", "nor",
+     "whatsoever", "strictly", "necessarily", "altogether"}
 )  # fmt: skip
 """Words that need a negation (negative polarity items, "until" after a negated verb: "could not sleep until
-dawn", and a following "nor"): un-negating their clause leaves "said she had received any money", "works
-anymore", "was a man to be frightened by a dog, nor by a wolf"."""
+dawn", a following "nor", and "not strictly", "not necessarily"): un-negating their clause leaves "said she had
+received any money", "works anymore", "was a man to be frightened by a dog, nor by a wolf", "though strictly
+handsome"."""
 _NPI_PHRASES = (("at", "all"), ("a", "word"), ("a", "soul"), ("a", "thing"), ("a", "wink"), ("a", "penny"))
 """Minimisers that need a negation: "had not touched it at all" -> "had touched it at all", "would not say a
 word" -> "would say a word"."""
@@ -124,8 +126,9 @@ def _already_negative(parsed: ParsedSentence, var: str) -> bool:
     if tok is None:
         return False
     clause = [t for t in _clause_tokens(parsed, tok) if t.i != tok.i]
-    if any(t.text.lower() in NEGATIVE_WORDS for t in clause):
-        return True
+    reported = [t for t in _below(parsed, tok, frozenset({"relcl", "advcl", "conj"})) if t.i != tok.i]
+    if any(t.text.lower() in NEGATIVE_WORDS for t in clause + reported):
+        return True  # also "made sure that no two rivals ..." -> "did not make sure that no two rivals"
     quantifiers = [t for t in clause if t.text.lower() in _NEGATIVE_QUANTIFIERS and t.dep in _ARGUMENT_DEPS | {"dobj"}]
     if any(not dependents(parsed, t, "det") for t in quantifiers):
         return True  # "Little was said", "Few came"
@@ -165,8 +168,9 @@ def _awkward_to_negate(parsed: ParsedSentence, verb: Token) -> bool:
     ):
         return True
     copula = parsed.tokens[verb.head] if verb.dep == "attr" and 0 <= verb.head < len(parsed.tokens) else verb
-    if dependents(parsed, copula, "expl"):
-        return any(a.tag == "NNS" and not dependents(parsed, a, "det") for a in dependents(parsed, copula, "attr"))
+    if dependents(parsed, copula, "expl"):  # "There are (some) kindnesses which" -> "There are not (some) kindnesses"
+        attrs = [a for a in dependents(parsed, copula, "attr") if a.tag == "NNS"]
+        return any({d.text.lower() for d in dependents(parsed, a, "det")} <= {"some"} for a in attrs)
     return False
 
 
@@ -175,6 +179,8 @@ def _needs_negation(parsed: ParsedSentence, var: str) -> bool:
     say she had received any money", "could not bring herself to read it until dawn") has a negative polarity item
     ("any money", "in many months", "until the household had retired", "anymore"): un-negating it is not English."""
     head = _clause_head(parsed, var)
+    if head is not None and head.pos in ("NOUN", "PROPN", "NUM") and 0 <= head.head < len(parsed.tokens):
+        head = parsed.tokens[head.head]  # "no two people ... were ever seated": the clause of the negated noun
     scope = _below(parsed, head, frozenset({"relcl"})) if head is not None else []
     words = [t.text.lower() for t in sorted(scope, key=lambda t: t.i)]
     if any(w in NEGATIVE_POLARITY_WORDS for w in words) or set(pairwise(words)) & set(_NPI_PHRASES):
@@ -231,8 +237,12 @@ def _in_time_clause(parsed: ParsedSentence, tok: Token) -> bool:
         clause = parsed.tokens[clause.head]
     verb = tok if tok.pos in ("VERB", "AUX") or not 0 <= tok.head < len(parsed.tokens) else parsed.tokens[tok.head]
     own = min(t.i for t in _clause_tokens(parsed, verb))
-    if [t.text.lower() for t in parsed.tokens[max(0, own - 2) : own]] in (["every", "time"], ["each", "time"]):
-        return True  # "barks every time a car pulls in"
+    before = [t.text.lower() for t in parsed.tokens[max(0, own - 3) : own]]
+    if before == ["by", "the", "time"] or before[-2:] in (["every", "time"], ["each", "time"]):
+        return True  # "barks every time a car pulls in"; "by the time" read as a relative clause of "time"
+    opening = [t.text.lower() for t in parsed.tokens[own : own + 3]]
+    if opening == ["by", "the", "time"]:
+        return True  # "By the time the coach reached ..." parsed with "by the time" as the verb's own phrase
     if clause.dep != "advcl":
         return False
     marks = [t for t in dependents(parsed, clause) if t.dep in ("mark", "advmod", "prep") and t.i < clause.i]
@@ -370,8 +380,10 @@ def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
     targets: list[tuple[str, str]] = []  # (var, where)
     main = _negation_target(parsed, idx, main_of(idx, parsed.graph.top))
     question = _yes_no_question(parsed)
-    if "main-predicate" in variants and main is not None and not (question and not idx.negated(main)):
-        targets.append((main, "main predicate"))
+    main_tok = head_token(parsed, main) if main is not None else None
+    in_time = main_tok is not None and main_tok.pos in ("VERB", "AUX") and _in_time_clause(parsed, main_tok)
+    if "main-predicate" in variants and main is not None and not (question and not idx.negated(main)) and not in_time:
+        targets.append((main, "main predicate"))  # not a time clause read as the main one ("By the time ... did not")
     if "clause-predicate" in variants:
         targets += [(v, "clause predicate") for v in _clause_predicates(parsed, idx, main)]
     if "determiner" in variants:
