@@ -108,6 +108,14 @@ SENTENCES = [
     "Gusts of up to 80 miles per hour could hit the coast.",
     "If the merger goes ahead, the company will grow.",
     "Mr Thorne was not a cruel man.",
+    "The dinner passed in a careful civility which so often conceals a great deal of dislike.",
+    "Her face, though not strictly handsome, had an openness which won the confidence of all.",
+    "She made sure that no two rivals were ever seated together.",
+    "By the time the coach reached the town the snow lay thick upon the roofs.",
+    "There are some kindnesses which cost the giver nothing.",
+    "The car was towed away because I parked in a bay reserved for residents.",
+    "Cyclists in Northam were twice as likely to be injured as those in neighbouring towns.",
+    "The trial was adjourned after a juror fell ill.",
 ]
 
 
@@ -295,6 +303,13 @@ def test_pn_leaves_polarity_items_set_phrases_and_reports_alone(foils):
     assert not [f for f in got["Few could afterwards recall a single thing he had said."] if "had not said" in f]
     assert "She is not going to sell the house." in got["She is going to sell the house."]
     assert not [f for f in got["Our new dentist is much friendlier than the one we had before."] if "did not have" in f]
+    civility = got["The dinner passed in a careful civility which so often conceals a great deal of dislike."]
+    assert "The dinner passed in a careful civility which does not so often conceal a great deal of dislike." in civility
+    assert not [f for f in got["Her face, though not strictly handsome, had an openness which won the confidence of all."] if "though strictly" in f]
+    assert not [f for f in got["She made sure that no two rivals were ever seated together."] if "some two" in f]
+    coach = got["By the time the coach reached the town the snow lay thick upon the roofs."]
+    assert coach and not [f for f in coach if "did not reach" in f]
+    assert got["There are some kindnesses which cost the giver nothing."] == []  # "There are not some kindnesses"
     candles = got["The candles flickered and went out."]
     assert "The candles flickered and did not go out." in candles
     assert "The candles did not flicker and went out." not in candles
@@ -329,6 +344,11 @@ def test_us_never_strands_a_preposition_a_needed_phrase_or_one_end_of_a_score(fo
     assert not [f for f in got[("Gusts of up to 80 miles per hour could hit the coast.", "US")] if "per" not in f]
     assert not [f for f in got[("If the merger goes ahead, the company will grow.", "US")] if "ahead" not in f]
     assert "Mr Thorne was not a man." not in got[("Mr Thorne was not a cruel man.", "US")]
+    assert not [f for f in got[("The car was towed away because I parked in a bay reserved for residents.", "US")] if "reserved." in f]
+    northam = got[("Cyclists in Northam were twice as likely to be injured as those in neighbouring towns.", "US")]
+    assert not [f for f in northam if f.endswith("as those.")]
+    assert "The trial was adjourned after a juror fell." not in got[("The trial was adjourned after a juror fell ill.", "US")]
+    assert not [f for f in got[("There are some kindnesses which cost the giver nothing.", "US")] if "the nothing" in f]
     mud = got[("After the game, the children were covered in mud from head to toe.", "US")]
     assert mud and not [f for f in mud if "from head to toe" not in f]  # both ends of a route
     owed = got[("Young Harrow owed his tailor forty pounds and his landlord a good deal more.", "US")]
@@ -440,6 +460,8 @@ def test_ar_hs_leave_compound_heads_named_phrases_and_quantity_adjectives_alone(
         "My big sister bought a new car.",
         "The rectory stood a little apart from the village.",
         "We don't have any eggs left, so pancakes are off the menu.",
+        "The trial was adjourned after a juror fell ill.",
+        "A painting by a little-known artist sold for two million pounds at auction.",
     ]
     got = realized(sentences, ("AR", "HS"))
     assert not [f for f in got["She bought oat milk at the pharmacy."] if "oat milk" not in f]  # "oat dairy product"
@@ -449,6 +471,8 @@ def test_ar_hs_leave_compound_heads_named_phrases_and_quantity_adjectives_alone(
     assert not [f for f in got["It was the brightest comet of the past century."] if "past century" not in f]
     assert not [f for f in got["The rectory stood a little apart from the village."] if "a little" not in f]
     assert not [f for f in got["We don't have any eggs left, so pancakes are off the menu."] if " left," not in f]
+    assert not [f for f in got["The trial was adjourned after a juror fell ill."] if "fell ill" not in f]
+    assert not [f for f in got["A painting by a little-known artist sold for two million pounds at auction."] if "bought" in f]
     sister = got["My big sister bought a new car."]  # an adjective with its noun ("big sister") is no fixed phrase
     assert "My little sister bought a new car." in sister and "My big brother bought a new car." in sister
 

@@ -98,13 +98,18 @@ _COMPLEMENT_DEPS = frozenset({"attr", "acomp", "prep", "xcomp", "ccomp", "oprd",
 
 
 def _check_nothing_stranded(work: Work, head: Token, doomed: set[int]) -> None:
-    """Refuse a drop that leaves the phrase's possessive or determiner without its noun ("owed his tailor forty
-    pounds" -> "owed his forty pounds") or a copula without its complement ("I'll be about an hour late" -> "I'll
-    be")."""
+    """Refuse a drop that leaves a possessive or determiner without its noun ("owed his tailor forty pounds" ->
+    "owed his forty pounds", "its thatch sagging" -> "its sagging"), a list without its first member ("with a brown
+    face, a loud laugh and no manners" -> "at twenty, a loud laugh") or a copula without its complement ("I'll be
+    about an hour late" -> "I'll be")."""
     sent = work.sent
-    stranded = [sent.tok(c) for c in sent.children[head.i] if c not in doomed and sent.tok(c).dep in ("poss", "det")]
+    kept = [(d, sent.tok(c)) for d in sorted(doomed) for c in sent.children[d] if c not in doomed]
+    stranded = [k for _, k in kept if k.dep in ("poss", "det", "case")]
     if stranded:
         raise Unrealizable(f"dropping '{head.text}' would leave '{stranded[0].text}' without its noun")
+    listed = [k for d, k in kept if k.dep == "conj" and sent.tok(d).pos in ("NOUN", "PROPN")]
+    if listed:
+        raise Unrealizable(f"dropping '{head.text}' would leave the list of '{listed[0].text}' without its head")
     governor = sent.head(head)
     if governor.lemma.lower() == "be" and governor.dep not in ("aux", "auxpass"):
         kept = [

@@ -334,10 +334,14 @@ replaces them nor puts one in."""
 
 def _fixed_use(parsed: ParsedSentence, tok: Token) -> bool:
     """A word used as part of a set pattern WordNet does not list: "a little apart" (somewhat; "a much apart"),
-    "eggs left" (remaining; "eggs arrived")."""
+    "eggs left" (remaining; "eggs arrived"), "fell ill", a verb in the middle voice ("sold for £1.2 million")."""
+    from core.foils.rules.underspecify import set_predicate
+
     before = parsed.tokens[tok.i - 1].text.lower() if tok.i > 0 else ""
-    if tok.text.lower() == "little" and before == "a":
-        return True
+    if (tok.text.lower() == "little" and before == "a") or set_predicate(parsed, tok):
+        return True  # "fell ill" -> "fell well"
+    if tok.lemma.lower() in ("sell", "buy") and not dependents(parsed, tok, "dobj", "auxpass", "nsubjpass"):
+        return True  # the middle voice: "A painting sold for £1.2 million" -> "A painting bought for"
     return tok.text.lower() == "left" and tok.dep in ("acl", "amod", "advcl") and tok.tag == "VBN"
 
 

@@ -62,8 +62,13 @@ or breaks a comparison ("would sooner walk ... than")."""
 _EMPTY_PHRASES = frozenset({("of", "course"), ("in", "fact"), ("at", "once")})
 """Prepositional phrases of the speaker's stance, or fixed: "then, of course, three of them turned up"."""
 _NOT_DROPPED = _KEEP_WORDS | _EMPTY_DROPS
-_PP_GOVERNORS = frozenset({"next", "close", "due", "according", "because", "instead", "ahead", "prior", "thanks"})
-"""Words a prepositional phrase completes: "the coffee shop next to the bookstore" -> "next", "close to"."""
+_PP_GOVERNORS = frozenset(
+    {"next", "close", "due", "according", "because", "instead", "ahead", "prior", "thanks", "those", "one", "ones"}
+)  # fmt: skip
+"""Words a prepositional phrase completes: "the coffee shop next to the bookstore" -> "next", "close to", "as
+likely as those in other towns" -> "as those"."""
+_SET_PREDICATES = frozenset({("fall", "ill"), ("fall", "asleep"), ("come", "true"), ("go", "wrong"), ("hold", "still")})
+"""Verb + adjective idioms: "a juror fell ill" -> "a juror fell" (US), "fell well" (AR)."""
 _MANNER_VERBS = frozenset({"act", "behave", "fare", "word", "conduct"})
 """Verbs that need their manner: "had acted unlawfully" -> "had acted", "behaved badly" -> "behaved"."""
 _PP_HEAD_DEPS = frozenset({"prep", "agent"})
@@ -80,7 +85,8 @@ _GOAL_VERBS = frozenset(
 _COMPLEMENT_VERBS = frozenset(
     {"consist", "base", "depend", "rely", "amount", "refer", "result", "stem", "derive", "hinge", "insist", "cope",
      "dispose", "abound", "account", "specialise", "specialize", "comprise", "originate", "participate", "appeal",
-     "hear", "reach", "behave", "look", "ask", "care", "deal", "think", "believe", "approve", "dream", "succeed"}
+     "hear", "reach", "behave", "look", "ask", "care", "deal", "think", "believe", "approve", "dream", "succeed",
+     "place", "put"}
 )  # fmt: skip
 """Verbs that need their prepositional phrase ("consists of schools" -> "consists", "is based on a play" -> "is
 based") or change sense without it ("appealed for witnesses" -> "appealed", "would not hear of it" -> "would not
@@ -171,7 +177,10 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
         following = parsed.tokens[tok.i + 1] if tok.i + 1 < len(parsed.tokens) else tok
         if tok.dep == "compound" and following.pos == "NUM":
             return None  # a mis-parsed second object: "owed his tailor forty pounds" -> "owed his forty pounds"
-        if _bears_the_point(parsed, tok):
+        head_tok = parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) else tok
+        if tok.dep == "compound" and (head_tok.tag not in ("NN", "NNS") or head_tok.text.lower().endswith("ing")):
+            return None  # a noun mis-read as a compound: "cost the giver nothing", "its thatch sagging"
+        if _bears_the_point(parsed, tok) or set_predicate(parsed, tok):
             return None
         if tok.pos == "NUM" and _in_range(parsed, tok):
             return None  # one end of a score or range: "27 -- 21" -> "27 --"
@@ -232,6 +241,8 @@ def _completes_its_head(parsed: ParsedSentence, tok: Token) -> bool:
     lemma = gov.lemma.lower()
     if lemma in _COMPLEMENT_VERBS or gov.text.lower() in _PP_GOVERNORS:
         return True
+    if gov.dep == "acl" and gov.tag == "VBN" and [t.i for t in dependents(parsed, gov)] == [prep.i]:
+        return True  # a participle after its noun needs its phrase: "a bay reserved for residents" -> "a bay reserved"
     if lemma == "be" and not dependents(parsed, gov, "attr", "acomp", "oprd", "xcomp", "ccomp"):
         return True
     subjects = dependents(parsed, gov, "nsubj", "nsubjpass")
@@ -259,6 +270,13 @@ def _bears_the_point(parsed: ParsedSentence, tok: Token) -> bool:
         return True
     copula = parsed.tokens[head.head] if head.dep == "attr" and 0 <= head.head < len(parsed.tokens) else None
     return copula is not None and bool(dependents(parsed, copula, "neg"))
+
+
+def set_predicate(parsed: ParsedSentence, tok: Token) -> bool:
+    """``tok`` is the adjective of a verb + adjective idiom (:data:`_SET_PREDICATES`: "fell ill")."""
+    if not 0 <= tok.head < len(parsed.tokens) or tok.head == tok.i:
+        return False
+    return (parsed.tokens[tok.head].lemma.lower(), tok.text.lower()) in _SET_PREDICATES
 
 
 def _in_range(parsed: ParsedSentence, tok: Token) -> bool:
