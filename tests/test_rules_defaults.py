@@ -116,6 +116,8 @@ SENTENCES = [
     "The car was towed away because I parked in a bay reserved for residents.",
     "Cyclists in Northam were twice as likely to be injured as those in neighbouring towns.",
     "The trial was adjourned after a juror fell ill.",
+    "Rory Jennings, who plays the butler, plays the young villain in the radio series.",
+    "Scientists in Oslo have identified a bacterium that breaks down plastic.",
 ]
 
 
@@ -365,6 +367,8 @@ def test_rs_never_moves_a_pro_form_a_list_a_controlled_clause_or_a_pronoun_befor
     assert got["The coach was delayed at the inn by a lame horse, a quarrelsome ostler, and the landlord's temper."] == []
     assert got["The kids were hungry because they skipped lunch."] == []  # "They skipped lunch because the kids ..."
     assert got["The shop closed early since the owner was ill."] == []  # "since" reads as time or cause
+    assert got["Rory Jennings, who plays the butler, plays the young villain in the radio series."] == []
+    assert got["Scientists in Oslo have identified a bacterium that breaks down plastic."] == []  # a clause inside
 
 
 @needs_wordnet

@@ -45,16 +45,23 @@ def _phrase(parsed: ParsedSentence, tok: Token) -> list[Token]:
 def unswappable_argument(parsed: ParsedSentence, var: str, event: str) -> str | None:
     """Why the argument ``var`` of ``event`` cannot move, or None: a pro-form ("the one we had before"), a phrase
     holding a comma (a list, an appositive or a non-restrictive clause: "the coach, a lame horse, and ..."; "Old Mr
-    Pennington, who ..."), or the subject of another clause ("than the photos made it look"; "made him address"
-    -> "made he address")."""
+    Pennington, who ..."), a phrase with a clause inside ("the decision to change composers"), or the subject of
+    another clause ("than the photos made it look"; "made him address" -> "made he address")."""
     tok, own = head_token(parsed, var), head_token(parsed, event)
     if tok is None:
         return None
+    while tok.dep == "compound" and 0 <= tok.head < len(parsed.tokens) and tok.head != tok.i:
+        tok = parsed.tokens[tok.head]  # a name's first word: "Rory" of "Rory Jennings, who ..."
     if tok.text.lower() in _PRO_FORMS:
         return "a pro-form"
     span = _phrase(parsed, tok)
     if any(t.text == "," for t in span[1:-1]) or dependents(parsed, tok, "conj", "appos"):
         return "a list, an appositive or a clause set off by commas"
+    starts = [min(t.i for t in _phrase(parsed, c)) for c in dependents(parsed, tok, "relcl", "acl")]
+    if any(start > 0 and parsed.tokens[start - 1].text == "," for start in starts):
+        return "a clause set off by commas"  # "Rory Jennings, who plays Tommy Connolly, plays ..."
+    if any(t.pos in ("VERB", "AUX") and t.dep in ("acl", "relcl", "xcomp", "ccomp") for t in span[1:]):
+        return "a phrase with a clause inside"  # "Peter Jackson's decision to change composers from ... to ..."
     after = span[-1].i + 1
     if governor_word(parsed, tok) == "than" and after < len(parsed.tokens) and parsed.tokens[after].pos == "VERB":
         return "the subject of another clause"  # "than the photos made it look", parsed as "than the photos"
