@@ -104,10 +104,11 @@ def test_a_paste_on_the_candidates_goes_to_the_sentence_box_not_to_the_keys(tmp_
     run(scenario())
 
 
-# The default rules refuse few edits; this sentence's agent-patient swap across a relative clause is one
-# ("'boy' is not written inside the phrase of 'kissed'"), and its main swap is realized. ("met" no longer
-# serves: RS leaves the arguments of a symmetric relation alone.)
-WITH_FAILED_EDIT = "The young doctor treated the boy whom the girl kissed yesterday."
+# The default rules refuse few edits; this sentence's agent-patient swap inside the infinitive is one
+# ("'parents' is not written inside the phrase of 'vaccinate'"), and its main swap is realized. ("met" no longer
+# serves: RS leaves the arguments of a symmetric relation alone; nor does "the boy whom the girl kissed": RS now
+# refuses to move a phrase with a clause inside before the realizer is asked.)
+WITH_FAILED_EDIT = "Doctors urged parents to vaccinate their children before winter."
 
 
 def test_filters_failed_edits_glyphs_and_file_prompts(tmp_path: Path) -> None:

@@ -161,32 +161,7 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
     if _glued(parsed, tok):
         return None  # "pre-rendered" minus "pre" is no word
     if role in _MODIFIER_ROLES and idx.is_leaf(var) and tok.dep not in _PP_HEAD_DEPS | {"pobj"}:
-        if word in _NOT_DROPPED or tok.tag in ("JJR", "RBR", "JJS", "RBS") or tok.dep in ("det", "predet", "neg"):
-            return None
-        if dependents(parsed, tok, *_CLAUSE_KIDS):
-            return None  # "quite" in "quite happy" stays with it; a word with a subject is a clause (a mis-parse)
-        if role == ":quant" and (tok.pos != "NUM" or tok.ent_type not in ("", "CARDINAL")):
-            return None
-        if _anchors_a_time(parsed, tok) or _in_set_phrase(parsed, tok):
-            return None
-        head_word = parsed.tokens[tok.head].text if 0 <= tok.head < len(parsed.tokens) else ""
-        if head_word.lower() in ("one", "ones", "ago"):
-            return None  # "the old one" -> "the one": the pro-form needs what picks it out; "weeks ago" -> "ago"
-        if head_word and not any(ch.isalpha() for ch in head_word):
-            return None  # the number of a symbol: "1.4 %" -> "%", "$ 4" -> "$"
-        following = parsed.tokens[tok.i + 1] if tok.i + 1 < len(parsed.tokens) else tok
-        if tok.dep == "compound" and following.pos == "NUM":
-            return None  # a mis-parsed second object: "owed his tailor forty pounds" -> "owed his forty pounds"
-        head_tok = parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) else tok
-        if tok.dep == "compound" and (head_tok.tag not in ("NN", "NNS") or head_tok.text.lower().endswith("ing")):
-            return None  # a noun mis-read as a compound: "cost the giver nothing", "its thatch sagging"
-        if _bears_the_point(parsed, tok) or set_predicate(parsed, tok):
-            return None
-        if tok.pos == "NUM" and _in_range(parsed, tok):
-            return None  # one end of a score or range: "27 -- 21" -> "27 --"
-        if tok.pos in ("ADJ", "ADV", "NUM") or (tok.pos == "NOUN" and tok.dep == "compound"):
-            return "modifier"
-        return None
+        return _modifier_kind(parsed, tok, role)
     head = parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) else tok
     in_pp = tok.dep in _PP_HEAD_DEPS or (tok.dep in ("pobj", "pcomp") and head.dep in _PP_HEAD_DEPS)
     if not _closed(idx, var):
@@ -227,6 +202,40 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
 
             if object_optional(verb.lemma.lower()):
                 return "object"  # opt-in: "The appeals court overturned because ...", "I haven't watered"
+    return None
+
+
+def _modifier_kind(parsed: ParsedSentence, tok: Token, role: str) -> str | None:
+    """``modifier`` when the adjective, adverb, number or compound noun ``tok`` (a leaf in a modifier ``role``) can go,
+    else None: quantifier and degree words, a word with its own dependents, a time noun's anchor, part of a set
+    phrase, the modifier of a pro-form or a symbol, a mis-parsed compound, the point of its clause, an end of a
+    range."""
+    word = tok.text.lower()
+    if word in _NOT_DROPPED or tok.tag in ("JJR", "RBR", "JJS", "RBS") or tok.dep in ("det", "predet", "neg"):
+        return None
+    if dependents(parsed, tok, *_CLAUSE_KIDS):
+        return None  # "quite" in "quite happy" stays with it; a word with a subject is a clause (a mis-parse)
+    if role == ":quant" and (tok.pos != "NUM" or tok.ent_type not in ("", "CARDINAL")):
+        return None
+    if _anchors_a_time(parsed, tok) or _in_set_phrase(parsed, tok):
+        return None
+    head_word = parsed.tokens[tok.head].text if 0 <= tok.head < len(parsed.tokens) else ""
+    if head_word.lower() in ("one", "ones", "ago"):
+        return None  # "the old one" -> "the one": the pro-form needs what picks it out; "weeks ago" -> "ago"
+    if head_word and not any(ch.isalpha() for ch in head_word):
+        return None  # the number of a symbol: "1.4 %" -> "%", "$ 4" -> "$"
+    following = parsed.tokens[tok.i + 1] if tok.i + 1 < len(parsed.tokens) else tok
+    if tok.dep == "compound" and following.pos == "NUM":
+        return None  # a mis-parsed second object: "owed his tailor forty pounds" -> "owed his forty pounds"
+    head_tok = parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) else tok
+    if tok.dep == "compound" and (head_tok.tag not in ("NN", "NNS") or head_tok.text.lower().endswith("ing")):
+        return None  # a noun mis-read as a compound: "cost the giver nothing", "its thatch sagging"
+    if _bears_the_point(parsed, tok) or set_predicate(parsed, tok):
+        return None
+    if tok.pos == "NUM" and _in_range(parsed, tok):
+        return None  # one end of a score or range: "27 -- 21" -> "27 --"
+    if tok.pos in ("ADJ", "ADV", "NUM") or (tok.pos == "NOUN" and tok.dep == "compound"):
+        return "modifier"
     return None
 
 
