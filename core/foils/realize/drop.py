@@ -112,10 +112,10 @@ def _check_nothing_stranded(work: Work, head: Token, doomed: set[int]) -> None:
         raise Unrealizable(f"dropping '{head.text}' would leave the list of '{listed[0].text}' without its head")
     governor = sent.head(head)
     if governor.lemma.lower() == "be" and governor.dep not in ("aux", "auxpass"):
-        kept = [
+        complements = [
             c
             for c in sent.children[governor.i]
             if c not in doomed and c > governor.i and sent.tok(c).dep in _COMPLEMENT_DEPS
         ]  # what stands before the copula ("so I'll be") is no complement
-        if not kept:
+        if not complements:
             raise Unrealizable(f"dropping '{head.text}' would leave '{governor.text}' without its complement")

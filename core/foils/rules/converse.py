@@ -19,7 +19,7 @@ from __future__ import annotations
 from functools import partial
 
 from core.foils.amr.graph import INSTANCE, replace_triple
-from core.foils.rules.index import GraphIndex, aligned_token, build_edit, index_for, quoted
+from core.foils.rules.index import GraphIndex, aligned_token, below, build_edit, dependents, governor, index_for, quoted
 from core.types import Edit, ParsedSentence, Token
 
 CONVERSES = {"before": "after", "after": "before"}
@@ -49,7 +49,7 @@ def _timed(parsed: ParsedSentence, idx: GraphIndex, var: str) -> bool:
     if at is None:
         return False
     tok = parsed.tokens[at]
-    if any(t.text.lower() in _TIMED_ADVERBS for t in _subtree(parsed, tok)):
+    if any(t.text.lower() in _TIMED_ADVERBS for t in below(parsed, tok)):
         return False
     if tok.pos in ("VERB", "AUX"):
         return not _past_before_present(parsed, tok)
@@ -60,25 +60,15 @@ def _timed(parsed: ParsedSentence, idx: GraphIndex, var: str) -> bool:
     return lexname(tok.lemma.lower(), "n") not in _NO_TIME
 
 
-def _subtree(parsed: ParsedSentence, tok: Token) -> list[Token]:
-    out, stack = [], [tok]
-    while stack:
-        t = stack.pop()
-        out.append(t)
-        stack += [k for k in parsed.tokens if k.head == t.i and k.i != t.i]
-    return out
-
-
 def _past(parsed: ParsedSentence, verb: Token) -> bool:
-    return verb.tag == "VBD" or any(t.head == verb.i and t.dep in ("aux", "auxpass") and t.tag == "VBD" for t in parsed.tokens)
+    return verb.tag == "VBD" or any(t.tag == "VBD" for t in dependents(parsed, verb, "aux", "auxpass"))
 
 
 def _past_before_present(parsed: ParsedSentence, clause: Token) -> bool:
     """The time clause is past and its main clause is not ("Police are appealing for witnesses after a tractor was
     stolen"): the converse puts a past event after a present one."""
-    if not 0 <= clause.head < len(parsed.tokens) or clause.head == clause.i:
-        return False
-    return _past(parsed, clause) and not _past(parsed, parsed.tokens[clause.head])
+    main = governor(parsed, clause)
+    return main is not None and _past(parsed, clause) and not _past(parsed, main)
 
 
 def converse_edits(parsed: ParsedSentence) -> list[Edit]:

@@ -225,6 +225,22 @@ def dependents(parsed: ParsedSentence, tok: Token, *deps: str) -> list[Token]:
     return [t for t in parsed.tokens if t.head == tok.i and t.i != tok.i and (not deps or t.dep in deps)]
 
 
+def governor(parsed: ParsedSentence, tok: Token) -> Token | None:
+    """The word ``tok`` hangs on in the dependency parse, or None for the root."""
+    return parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) and tok.head != tok.i else None
+
+
+def below(parsed: ParsedSentence, tok: Token, stop: frozenset[str] = frozenset()) -> list[Token]:
+    """``tok`` and its dependents, in sentence order, not descending into a dependent whose label is in ``stop``
+    (everything below ``tok`` when ``stop`` is empty)."""
+    out, stack = [], [tok]
+    while stack:
+        t = stack.pop()
+        out.append(t)
+        stack += [k for k in dependents(parsed, t) if k.dep not in stop]
+    return sorted(out, key=lambda t: t.i)
+
+
 def word_pairs(parsed: ParsedSentence, index: int) -> list[tuple[Token, Token]]:
     """The word at ``index`` with its left and with its right neighbour, when both are alphabetic words (where a
     two-word set phrase can stand: "drawing room", "at last")."""

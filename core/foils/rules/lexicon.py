@@ -440,6 +440,20 @@ def _named_phrase(adjective: str, noun: str) -> bool:
         return not above & set(wn.synsets(noun, pos="n"))
 
 
+SET_PREDICATES = frozenset({("fall", "ill"), ("fall", "asleep"), ("come", "true"), ("go", "wrong"), ("hold", "still")})
+"""Verb + adjective idioms, the adjective anywhere after its verb: "a juror fell ill" -> "fell" (US), "fell well"
+(AR)."""
+
+
+def set_predicate(verb_lemma: str, word: str) -> bool:
+    """``word`` is the adjective of a verb + adjective idiom with the verb ``verb_lemma`` (:data:`SET_PREDICATES`).
+
+    >>> set_predicate("fall", "ill"), set_predicate("fall", "silent")
+    (True, False)
+    """
+    return (verb_lemma.lower(), word.lower()) in SET_PREDICATES
+
+
 def adverb_phrase(first: str, second: str) -> bool:
     """``first second`` is a WordNet adverb lemma led by a function word ("at last", "at least", "of course").
 

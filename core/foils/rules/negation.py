@@ -22,8 +22,10 @@ from core.foils.amr.graph import (
 )
 from core.foils.rules.index import (
     GraphIndex,
+    below,
     build_edit,
     dependents,
+    governor,
     head_token,
     index_for,
     main_of,
@@ -95,19 +97,9 @@ _YES_NO_OPENERS = frozenset(
 )
 
 
-def _below(parsed: ParsedSentence, tok: Token, stop: frozenset[str]) -> list[Token]:
-    """``tok`` and its dependents, not descending into a dependent whose label is in ``stop``."""
-    out, stack = [], [tok]
-    while stack:
-        t = stack.pop()
-        out.append(t)
-        stack += [k for k in dependents(parsed, t) if k.dep not in stop]
-    return out
-
-
 def _clause_tokens(parsed: ParsedSentence, tok: Token) -> list[Token]:
     """``tok`` and its dependents, not descending into other clauses."""
-    return _below(parsed, tok, _CLAUSE_DEPS)
+    return below(parsed, tok, _CLAUSE_DEPS)
 
 
 def _clause_head(parsed: ParsedSentence, var: str) -> Token | None:
@@ -125,15 +117,15 @@ def _already_negative(parsed: ParsedSentence, var: str) -> bool:
     tok = _clause_head(parsed, var)
     if tok is None:
         return False
+    scope = [t for t in below(parsed, tok, frozenset({"relcl", "advcl", "conj"})) if t.i != tok.i]
+    if any(t.text.lower() in NEGATIVE_WORDS for t in scope):
+        return True  # the clause or a complement below it: "did not make sure that no two rivals ..."
     clause = [t for t in _clause_tokens(parsed, tok) if t.i != tok.i]
-    reported = [t for t in _below(parsed, tok, frozenset({"relcl", "advcl", "conj"})) if t.i != tok.i]
-    if any(t.text.lower() in NEGATIVE_WORDS for t in clause + reported):
-        return True  # also "made sure that no two rivals ..." -> "did not make sure that no two rivals"
     quantifiers = [t for t in clause if t.text.lower() in _NEGATIVE_QUANTIFIERS and t.dep in _ARGUMENT_DEPS | {"dobj"}]
     if any(not dependents(parsed, t, "det") for t in quantifiers):
         return True  # "Little was said", "Few came"
-    governor = parsed.tokens[tok.head] if tok.dep in ("xcomp", "ccomp") and 0 <= tok.head < len(parsed.tokens) else None
-    return governor is not None and governor.lemma.lower() in NEGATIVE_GOVERNORS
+    above = governor(parsed, tok) if tok.dep in ("xcomp", "ccomp") else None
+    return above is not None and above.lemma.lower() in NEGATIVE_GOVERNORS
 
 
 def _resists_negation(parsed: ParsedSentence, var: str, determiner: bool = False) -> bool:
@@ -181,7 +173,7 @@ def _needs_negation(parsed: ParsedSentence, var: str) -> bool:
     head = _clause_head(parsed, var)
     if head is not None and head.pos in ("NOUN", "PROPN", "NUM") and 0 <= head.head < len(parsed.tokens):
         head = parsed.tokens[head.head]  # "no two people ... were ever seated": the clause of the negated noun
-    scope = _below(parsed, head, frozenset({"relcl"})) if head is not None else []
+    scope = below(parsed, head, frozenset({"relcl"})) if head is not None else []
     words = [t.text.lower() for t in sorted(scope, key=lambda t: t.i)]
     if any(w in NEGATIVE_POLARITY_WORDS for w in words) or set(pairwise(words)) & set(_NPI_PHRASES):
         return True
@@ -199,13 +191,10 @@ def _in_comparison(parsed: ParsedSentence, tok: Token) -> bool:
     head = parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) and tok.head != tok.i else None
     if head is not None and tok.dep == "relcl" and _superlative(parsed, head):
         return True  # "the best meal we have eaten" -> "the best meal we have not eaten"
-    if head is not None and tok.dep == "relcl" and _governor_text(parsed, head) in ("than", "as"):
+    compared = governor(parsed, head) if head is not None else None
+    if tok.dep == "relcl" and compared is not None and compared.text.lower() in ("than", "as"):
         return True  # "friendlier than the one we had before" -> "than the one we did not have before"
     return "than" in marks or (head is not None and head.text.lower() in ("than", "as") and head.pos == "ADP")
-
-
-def _governor_text(parsed: ParsedSentence, tok: Token) -> str:
-    return parsed.tokens[tok.head].text.lower() if 0 <= tok.head < len(parsed.tokens) and tok.head != tok.i else ""
 
 
 def _superlative(parsed: ParsedSentence, noun: Token) -> bool:
@@ -219,12 +208,10 @@ def _under_negative_clause(parsed: ParsedSentence, tok: Token) -> bool:
     curate had come from", "I don't think she came"): negating it too makes a double negation."""
     if tok.dep not in ("ccomp", "xcomp", "relcl", "advcl") or not 0 <= tok.head < len(parsed.tokens):
         return False
-    governor = parsed.tokens[tok.head]
-    while governor.dep not in _CLAUSE_DEPS | {"ROOT"} and 0 <= governor.head < len(parsed.tokens):
-        if governor.head == governor.i:
-            break
-        governor = parsed.tokens[governor.head]  # the clause of the noun a relative clause hangs on
-    outer = [t for t in _clause_tokens(parsed, governor) if t.i != tok.i]
+    clause = parsed.tokens[tok.head]
+    while clause.dep not in _CLAUSE_DEPS | {"ROOT"} and (up := governor(parsed, clause)) is not None:
+        clause = up  # the clause of the noun a relative clause hangs on
+    outer = [t for t in _clause_tokens(parsed, clause) if t.i != tok.i]
     if any(t.text.lower() in _NEGATIVE_QUANTIFIERS and t.dep in _ARGUMENT_DEPS for t in outer):
         return True  # "few could recall a thing he had said"
     return any(t.text.lower() in NEGATIVE_WORDS or t.dep == "neg" for t in outer)
@@ -273,8 +260,7 @@ def _negation_target(parsed: ParsedSentence, idx: GraphIndex, main: str | None) 
     if reported:  # the report, or nothing: "..., the report did not say" reads clearly worse
         heads = vars_by_head(parsed, idx)
         words = [reported[0], *dependents(parsed, reported[0], "acomp", "attr")]
-        inner = next((heads[t.i] for t in words if t.i in heads and idx.eligible(heads[t.i])), None)
-        return inner
+        return next((heads[t.i] for t in words if t.i in heads and idx.eligible(heads[t.i])), None)
     return main
 
 
@@ -302,11 +288,11 @@ def _bare_or_asked(parsed: ParsedSentence, tok: Token) -> bool:
     yes/no question ("ask whether they offer a trial" asks what "ask whether they do not offer" asks)."""
     if tok.dep not in ("ccomp", "xcomp") or not 0 <= tok.head < len(parsed.tokens):
         return False
-    governor = parsed.tokens[tok.head].lemma.lower()
+    verb = parsed.tokens[tok.head].lemma.lower()
     marks = {t.text.lower() for t in dependents(parsed, tok, "mark", "aux")}
-    if governor in _BARE_INFINITIVE_GOVERNORS and not marks:
+    if verb in _BARE_INFINITIVE_GOVERNORS and not marks:
         return True
-    return "whether" in marks or ("if" in marks and governor in _ASKING_VERBS)
+    return "whether" in marks or ("if" in marks and verb in _ASKING_VERBS)
 
 
 def _finite(parsed: ParsedSentence, tok: Token) -> bool:
@@ -360,8 +346,7 @@ def _refers_back_or_litotes(parsed: ParsedSentence, noun: Token) -> bool:
     verb = parsed.tokens[noun.head] if 0 <= noun.head < len(parsed.tokens) else noun
     if any(k.i < verb.i for k in dependents(parsed, verb, "ccomp")):
         return True  # the subject of a parenthetical report: "..., no spokesperson confirmed"
-    clause = parsed.tokens[noun.head] if 0 <= noun.head < len(parsed.tokens) else noun
-    if clause.dep == "advcl" and any(t.text.lower() == "when" for t in dependents(parsed, clause, "advmod", "mark")):
+    if verb.dep == "advcl" and any(t.text.lower() == "when" for t in dependents(parsed, verb, "advmod", "mark")):
         return True
     return any(t.text.lower() in ("small", "little", "mean", "great") for t in dependents(parsed, noun, "amod"))
 

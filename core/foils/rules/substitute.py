@@ -25,6 +25,7 @@ from core.foils.rules.index import (
     aligned_token,
     build_edit,
     dependents,
+    governor,
     index_for,
     node_pos,
     quoted,
@@ -39,6 +40,7 @@ from core.foils.rules.lexicon import (
     is_synonym,
     lexicalised_pair,
     named_phrase,
+    set_predicate,
     wn_pos,
     zipf,
 )
@@ -335,10 +337,9 @@ replaces them nor puts one in."""
 def _fixed_use(parsed: ParsedSentence, tok: Token) -> bool:
     """A word used as part of a set pattern WordNet does not list: "a little apart" (somewhat; "a much apart"),
     "eggs left" (remaining; "eggs arrived"), "fell ill", a verb in the middle voice ("sold for £1.2 million")."""
-    from core.foils.rules.underspecify import set_predicate
-
     before = parsed.tokens[tok.i - 1].text.lower() if tok.i > 0 else ""
-    if (tok.text.lower() == "little" and before == "a") or set_predicate(parsed, tok):
+    verb = governor(parsed, tok)
+    if (tok.text.lower() == "little" and before == "a") or (verb is not None and set_predicate(verb.lemma, tok.text)):
         return True  # "fell ill" -> "fell well"
     if tok.lemma.lower() in ("sell", "buy") and not dependents(parsed, tok, "dobj", "auxpass", "nsubjpass"):
         return True  # the middle voice: "A painting sold for £1.2 million" -> "A painting bought for"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.foils.rules.index import dependents, head_token
+from core.foils.rules.index import below, dependents, governor, head_token
 from core.types import ParsedSentence, Token
 
 _PRO_FORMS = frozenset({"one", "ones", "that", "those"})
@@ -27,21 +27,6 @@ _CAUSAL_AMBIGUOUS = frozenset({"since", "as"})
 """Subordinators that read as time or as cause: "said it began in 1987 since ticket sales were higher"."""
 
 
-def governor_word(parsed: ParsedSentence, tok: Token) -> str:
-    """The lower-cased word ``tok`` hangs on ("" for the root)."""
-    return parsed.tokens[tok.head].text.lower() if 0 <= tok.head < len(parsed.tokens) and tok.head != tok.i else ""
-
-
-def _phrase(parsed: ParsedSentence, tok: Token) -> list[Token]:
-    """``tok`` and everything below it in the dependency tree, in sentence order."""
-    out, stack = [], [tok]
-    while stack:
-        t = stack.pop()
-        out.append(t)
-        stack += dependents(parsed, t)
-    return sorted(out, key=lambda t: t.i)
-
-
 def unswappable_argument(parsed: ParsedSentence, var: str, event: str) -> str | None:
     """Why the argument ``var`` of ``event`` cannot move, or None: a pro-form ("the one we had before"), a phrase
     holding a comma (a list, an appositive or a non-restrictive clause: "the coach, a lame horse, and ..."; "Old Mr
@@ -50,24 +35,24 @@ def unswappable_argument(parsed: ParsedSentence, var: str, event: str) -> str | 
     tok, own = head_token(parsed, var), head_token(parsed, event)
     if tok is None:
         return None
-    while tok.dep == "compound" and 0 <= tok.head < len(parsed.tokens) and tok.head != tok.i:
-        tok = parsed.tokens[tok.head]  # a name's first word: "Rory" of "Rory Jennings, who ..."
+    while tok.dep == "compound" and (up := governor(parsed, tok)) is not None:
+        tok = up  # a name's first word: "Rory" of "Rory Jennings, who ..."
     if tok.text.lower() in _PRO_FORMS:
         return "a pro-form"
-    span = _phrase(parsed, tok)
+    span = below(parsed, tok)
     if any(t.text == "," for t in span[1:-1]) or dependents(parsed, tok, "conj", "appos"):
         return "a list, an appositive or a clause set off by commas"
-    starts = [min(t.i for t in _phrase(parsed, c)) for c in dependents(parsed, tok, "relcl", "acl")]
+    starts = [min(t.i for t in below(parsed, c)) for c in dependents(parsed, tok, "relcl", "acl")]
     if any(start > 0 and parsed.tokens[start - 1].text == "," for start in starts):
         return "a clause set off by commas"  # "Rory Jennings, who plays Tommy Connolly, plays ..."
     if any(t.pos in ("VERB", "AUX") and t.dep in ("acl", "relcl", "xcomp", "ccomp") for t in span[1:]):
         return "a phrase with a clause inside"  # "Peter Jackson's decision to change composers from ... to ..."
-    after = span[-1].i + 1
-    if governor_word(parsed, tok) == "than" and after < len(parsed.tokens) and parsed.tokens[after].pos == "VERB":
+    after, parent = span[-1].i + 1, governor(parsed, tok)
+    than = parent is not None and parent.text.lower() == "than"
+    if than and after < len(parsed.tokens) and parsed.tokens[after].pos == "VERB":
         return "the subject of another clause"  # "than the photos made it look", parsed as "than the photos"
-    governor = parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) else tok
-    clause = governor.dep in ("ccomp", "xcomp", "relcl", "advcl", "pcomp")
-    if tok.dep in ("nsubj", "nsubjpass") and clause and (own is None or governor.i != own.i):
+    clause = parent is not None and parent.dep in ("ccomp", "xcomp", "relcl", "advcl", "pcomp")
+    if tok.dep in ("nsubj", "nsubjpass") and clause and (own is None or parent.i != own.i):
         return "the subject of another clause"
     return None
 
@@ -124,7 +109,7 @@ def _clause_root(parsed: ParsedSentence, tok: Token) -> Token:
 
 def _clause(parsed: ParsedSentence, head: Token, other: Token) -> list[Token]:
     """The words of ``head``'s clause, without those of ``other``'s clause when it hangs below."""
-    words = _phrase(parsed, head)
-    below = other.i != head.i and any(t.i == other.i for t in words)
-    skip = {t.i for t in _phrase(parsed, other)} if below else set()
+    words = below(parsed, head)
+    nested = other.i != head.i and any(t.i == other.i for t in words)
+    skip = {t.i for t in below(parsed, other)} if nested else set()
     return [t for t in words if t.i not in skip]

@@ -25,11 +25,13 @@ from core.foils.rules.index import (
     GraphIndex,
     build_edit,
     dependents,
+    governor,
     head_token,
     index_for,
     quoted,
     word_pairs,
 )
+from core.foils.rules.lexicon import set_predicate
 from core.foils.rules.variants import DEFAULT_VARIANTS, VARIANTS, _check_variants
 from core.types import Edit, ParsedSentence, Token
 
@@ -67,8 +69,6 @@ _PP_GOVERNORS = frozenset(
 )  # fmt: skip
 """Words a prepositional phrase completes: "the coffee shop next to the bookstore" -> "next", "close to", "as
 likely as those in other towns" -> "as those"."""
-_SET_PREDICATES = frozenset({("fall", "ill"), ("fall", "asleep"), ("come", "true"), ("go", "wrong"), ("hold", "still")})
-"""Verb + adjective idioms: "a juror fell ill" -> "a juror fell" (US), "fell well" (AR)."""
 _MANNER_VERBS = frozenset({"act", "behave", "fare", "word", "conduct"})
 """Verbs that need their manner: "had acted unlawfully" -> "had acted", "behaved badly" -> "behaved"."""
 _PP_HEAD_DEPS = frozenset({"prep", "agent"})
@@ -166,7 +166,8 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
     in_pp = tok.dep in _PP_HEAD_DEPS or (tok.dep in ("pobj", "pcomp") and head.dep in _PP_HEAD_DEPS)
     if not _closed(idx, var):
         return None
-    if in_pp and (_completes_its_head(parsed, tok) or _empty_phrase(parsed, tok)):
+    prep = tok if tok.dep in _PP_HEAD_DEPS else head
+    if in_pp and (_completes_its_head(parsed, prep) or _empty_phrase(parsed, prep)):
         return None
     if tok.dep in NOUN_ADVERBIAL_DEPS and head.text.lower() == "ago":
         return None  # "booked weeks ago" -> "booked ago"
@@ -193,7 +194,6 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
             return None  # "belong to the guests" -> "belong"
         if in_pp or tok.dep == "dative":
             return "optional-argument"
-        verb = head_token(parsed, parent)
         small_clause = verb is not None and bool(
             dependents(parsed, verb, "xcomp", "acomp", "oprd", "ccomp", "dative")
         )  # "kept us awake" -> "kept awake": the object belongs to a small clause
@@ -219,7 +219,9 @@ def _modifier_kind(parsed: ParsedSentence, tok: Token, role: str) -> str | None:
         return None
     if _anchors_a_time(parsed, tok) or _in_set_phrase(parsed, tok):
         return None
-    head_word = parsed.tokens[tok.head].text if 0 <= tok.head < len(parsed.tokens) else ""
+    in_range = 0 <= tok.head < len(parsed.tokens)
+    head_tok = parsed.tokens[tok.head] if in_range else tok
+    head_word = head_tok.text if in_range else ""
     if head_word.lower() in ("one", "ones", "ago"):
         return None  # "the old one" -> "the one": the pro-form needs what picks it out; "weeks ago" -> "ago"
     if head_word and not any(ch.isalpha() for ch in head_word):
@@ -227,10 +229,9 @@ def _modifier_kind(parsed: ParsedSentence, tok: Token, role: str) -> str | None:
     following = parsed.tokens[tok.i + 1] if tok.i + 1 < len(parsed.tokens) else tok
     if tok.dep == "compound" and following.pos == "NUM":
         return None  # a mis-parsed second object: "owed his tailor forty pounds" -> "owed his forty pounds"
-    head_tok = parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) else tok
     if tok.dep == "compound" and (head_tok.tag not in ("NN", "NNS") or head_tok.text.lower().endswith("ing")):
         return None  # a noun mis-read as a compound: "cost the giver nothing", "its thatch sagging"
-    if _bears_the_point(parsed, tok) or set_predicate(parsed, tok):
+    if _bears_the_point(parsed, tok) or (head_tok is not tok and set_predicate(head_tok.lemma, tok.text)):
         return None
     if tok.pos == "NUM" and _in_range(parsed, tok):
         return None  # one end of a score or range: "27 -- 21" -> "27 --"
@@ -239,14 +240,13 @@ def _modifier_kind(parsed: ParsedSentence, tok: Token, role: str) -> str | None:
     return None
 
 
-def _completes_its_head(parsed: ParsedSentence, tok: Token) -> bool:
-    """The prepositional phrase ``tok`` heads (or is the object of) completes the word it hangs on: a verb that
-    needs it (:data:`_COMPLEMENT_VERBS`), a copula with no other predicate ("Madiun is on the main road" ->
-    "Madiun is"), or the fronted phrase of an inverted clause ("Among the singers were ..." -> "Were ...")."""
-    prep = tok if tok.dep in _PP_HEAD_DEPS else parsed.tokens[tok.head]
-    if prep.dep not in _PP_HEAD_DEPS or not 0 <= prep.head < len(parsed.tokens) or prep.head == prep.i:
+def _completes_its_head(parsed: ParsedSentence, prep: Token) -> bool:
+    """The prepositional phrase headed by ``prep`` completes the word it hangs on: a verb that needs it
+    (:data:`_COMPLEMENT_VERBS`), a copula with no other predicate ("Madiun is on the main road" -> "Madiun is"), or
+    the fronted phrase of an inverted clause ("Among the singers were ..." -> "Were ...")."""
+    gov = governor(parsed, prep)
+    if gov is None:
         return False
-    gov = parsed.tokens[prep.head]
     lemma = gov.lemma.lower()
     if lemma in _COMPLEMENT_VERBS or gov.text.lower() in _PP_GOVERNORS:
         return True
@@ -258,13 +258,12 @@ def _completes_its_head(parsed: ParsedSentence, tok: Token) -> bool:
     return prep.i < gov.i and bool(subjects) and all(s.i > gov.i for s in subjects)
 
 
-def _empty_phrase(parsed: ParsedSentence, tok: Token) -> bool:
-    """The prepositional phrase of ``tok`` is a stance or fixed phrase (:data:`_EMPTY_PHRASES`) or the second half
-    of a comparison ("as lavishly as ever" -> "as lavishly", "more than 300" -> "more")."""
-    prep = tok if tok.dep in _PP_HEAD_DEPS else parsed.tokens[tok.head]
+def _empty_phrase(parsed: ParsedSentence, prep: Token) -> bool:
+    """The prepositional phrase headed by ``prep`` is a stance or fixed phrase (:data:`_EMPTY_PHRASES`) or the
+    second half of a comparison ("as lavishly as ever" -> "as lavishly", "more than 300" -> "more")."""
     objects = [t.text.lower() for t in dependents(parsed, prep, "pobj", "pcomp", "advmod")]
-    word, governor = prep.text.lower(), parsed.tokens[prep.head]
-    if word in ("than", "per") or (word == "as" and governor.pos in ("ADJ", "ADV")):
+    word, head = prep.text.lower(), parsed.tokens[prep.head]
+    if word in ("than", "per") or (word == "as" and head.pos in ("ADJ", "ADV")):
         return True  # "80 miles per hour" -> "80 miles"
     return any((word, o) in _EMPTY_PHRASES for o in objects)
 
@@ -272,20 +271,13 @@ def _empty_phrase(parsed: ParsedSentence, tok: Token) -> bool:
 def _bears_the_point(parsed: ParsedSentence, tok: Token) -> bool:
     """The modifier carries what its clause says: the manner a verb needs ("had acted unlawfully" -> "had acted") or
     the adjective a negated predicate denies ("was not a cruel man" -> "was not a man")."""
-    if not 0 <= tok.head < len(parsed.tokens) or tok.head == tok.i:
+    head = governor(parsed, tok)
+    if head is None:
         return False
-    head = parsed.tokens[tok.head]
     if tok.dep == "advmod" and head.lemma.lower() in _MANNER_VERBS:
         return True
     copula = parsed.tokens[head.head] if head.dep == "attr" and 0 <= head.head < len(parsed.tokens) else None
     return copula is not None and bool(dependents(parsed, copula, "neg"))
-
-
-def set_predicate(parsed: ParsedSentence, tok: Token) -> bool:
-    """``tok`` is the adjective of a verb + adjective idiom (:data:`_SET_PREDICATES`: "fell ill")."""
-    if not 0 <= tok.head < len(parsed.tokens) or tok.head == tok.i:
-        return False
-    return (parsed.tokens[tok.head].lemma.lower(), tok.text.lower()) in _SET_PREDICATES
 
 
 def _in_range(parsed: ParsedSentence, tok: Token) -> bool:
