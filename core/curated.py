@@ -134,7 +134,7 @@ def rescore_record(pipe: Any, record: Mapping[str, Any], embedder_for: Callable[
     from dataclasses import replace
 
     from core.evaluate.spotcheck import check_model
-    from core.export import verdict_dict
+    from core.export import verdict_dict, verdict_of
     from core.types import Realization
 
     curated = as_curated(record)
@@ -185,20 +185,6 @@ def rescore_record(pipe: Any, record: Mapping[str, Any], embedder_for: Callable[
     out[PENDING] = pending
     out.pop("rescore_error", None)
     return with_scored(out)
-
-
-def verdict_of(d: Mapping[str, Any]) -> Any:
-    """A :class:`~core.types.Verdict` from its record form (:func:`core.export.verdict_dict`)."""
-    from core.types import Verdict
-
-    probabilities = {str(k): float(v) for k, v in (d.get("probabilities") or {}).items()}
-    return Verdict(
-        str(d.get("validator", "")),
-        d.get("passed"),
-        float(d.get("score") or 0.0),
-        str(d.get("reason", "")),
-        probabilities,
-    )
 
 
 def _decide_again(pipe: Any, out: dict[str, Any], verdicts: list[Any], rule: str | None) -> None:

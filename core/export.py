@@ -52,6 +52,18 @@ def verdict_dict(verdict: Verdict) -> dict[str, Any]:
     }
 
 
+def verdict_of(d: Mapping[str, Any]) -> Verdict:
+    """A :class:`~core.types.Verdict` from its record form (the inverse of :func:`verdict_dict`)."""
+    probabilities = {str(k): float(v) for k, v in (d.get("probabilities") or {}).items()}
+    return Verdict(
+        str(d.get("validator", "")),
+        d.get("passed"),
+        float(d.get("score") or 0.0),
+        str(d.get("reason", "")),
+        probabilities,
+    )
+
+
 def foil_record(
     candidate: FoilCandidate,
     verdicts: Sequence[Verdict] = (),
