@@ -506,3 +506,44 @@ def test_ar_converse_trades_before_and_after_only_where_they_introduce_a_time():
     assert got["The hound caught the fox before the hunters had even mounted."] == []  # "after ... had even"
     assert got["Police are appealing for witnesses after a tractor was stolen from a farm."] == []  # tenses clash
     assert got["Tom was promoted to manager after only six months at the warehouse."] == []  # "before only six"
+
+
+@needs_wordnet
+def test_us_keeps_an_object_the_parser_read_as_an_adverbial():
+    # sentences of sample_data/quality-fresh7 that the small model mis-parses: "sunscreen" as an adverb, "nearly an
+    # hour" as a noun adverbial of "needed", "Waiting times" as "Waiting" plus a time; and "got there"
+    sentences = [
+        "You should bring sunscreen even if the forecast says it will be cloudy.",
+        "Although the recipe said forty minutes, the chicken needed nearly an hour in our oven.",
+        "Waiting times at Eastmoor General Hospital's emergency department have fallen to their lowest level.",
+        "I didn't realise the museum was closed on Mondays until we got there.",
+        "It's supposed to rain all weekend, so we might postpone the camping trip.",
+        "Prices rose sharply in March.",
+    ]
+    got = realized(sentences, ("US",))
+    assert "You should bring even if the forecast says it will be cloudy." not in got[sentences[0]]
+    assert not [f for f in got[sentences[1]] if "needed in" in f]
+    assert not [f for f in got[sentences[2]] if f.startswith("Waiting at")]
+    assert not [f for f in got[sentences[3]] if f.endswith("got.")]
+    assert "It's supposed to rain, so we might postpone the camping trip." in got[sentences[4]]  # a weather verb
+    assert "Prices rose in March." in got[sentences[5]]  # a real adverb after an intransitive use
+
+
+@needs_wordnet
+def test_ar_hs_refuse_contradicted_levels_stuck_verbs_and_category_hypernyms():
+    sentences = [
+        "Shares in the bank fell to their lowest price in a decade.",
+        "The ban will remain in place until the autumn.",
+        "Having resolved to call upon her aunt the following morning, Lucy retired early, though she slept but little.",
+        "The vet examined our dog on Monday.",
+        "The doctor saw my mother at noon.",
+        "The old housekeeper shook her head and declared that no good had ever come of it.",
+    ]
+    got = realized(sentences, ("AR", "HS"))
+    assert not [f for f in got[sentences[0]] if "rose" in f or "highest" in f]  # the superlative records the fall
+    assert not [f for f in got[sentences[1]] if "change" in f]  # "would change in place"
+    assert not [f for f in got[sentences[2]] if "but much" in f]
+    assert not [f for f in got[sentences[3]] if "domestic animal" in f]
+    assert not [f for f in got[sentences[4]] if "caregiver" in f]
+    assert not [f for f in got[sentences[5]] if "body part" in f]
+    assert "The doctor saw my father at noon." in got[sentences[4]]  # AR still works there

@@ -263,6 +263,8 @@ def _replacements(
             return []  # the sentence already holds the opposite ("our old apartment ... the new one"; "late ... early")
         if _pronoun_left_behind(parsed, at, choice.synset):
             return []  # the same for every antonym of this word: one check, not one per candidate
+    if rule == "AR" and _records_a_level(parsed, at):
+        return []  # "fell to their lowest level" -> "rose to their lowest level" / "fell to their highest level"
     if rule == "AR" and pos in ("VERB", "AUX"):
         found = [c for c in found if _frames_fit(parsed, at, c)]
     return found
@@ -317,11 +319,33 @@ def _ar_variant(cand: Candidate) -> str:
 
 
 NOT_OPPOSITES = frozenset(
-    frozenset(pair) for pair in (("walk", "ride"), ("lie", "sit"), ("stand", "sit"), ("lie", "stand"), ("lose", "keep"))
-)
+    frozenset(pair)
+    for pair in (
+        ("walk", "ride"), ("lie", "sit"), ("stand", "sit"), ("lie", "stand"), ("lose", "keep"), ("remain", "change"),
+        ("stay", "change"),
+    )
+)  # fmt: skip
 """WordNet antonym pairs the judged rounds found no opposites in use: co-hyponyms ("walked to the vicarage" -> "rode",
-"Mist lay thick" -> "Mist sat thick", "The mill stood silent" -> "sat") and "lose" -> "keep" (lost at cards, lost
-to drought, a lane lost in snow)."""
+"Mist lay thick" -> "Mist sat thick", "The mill stood silent" -> "sat"), "lose" -> "keep" (lost at cards, lost
+to drought, a lane lost in snow) and "remain"/"stay" -> "change", whose complement stays behind ("remained only partly
+contained" -> "changed only partly contained", "the ban would change in place", "from changing long")."""
+
+
+LEVEL_VERBS = frozenset({"rise", "fall", "increase", "decrease", "climb", "drop", "grow", "shrink", "gain", "lose"})
+"""Verbs of a change in level: a superlative in the same sentence records where the change went ("fell to 4.1
+percent, the lowest rate since records began"), so their antonym contradicts the sentence (judged clearly worse)."""
+
+
+def _records_a_level(parsed: ParsedSentence, at: int | None) -> bool:
+    """The word at ``at`` is a verb of :data:`LEVEL_VERBS` or a superlative, and the sentence holds the other: each
+    records where the change went, so an antonym of either contradicts the sentence."""
+    if at is None or not 0 <= at < len(parsed.tokens):
+        return False
+    tok = parsed.tokens[at]
+    superlative = any(t.tag in ("JJS", "RBS") for t in parsed.tokens)
+    level = any(t.pos == "VERB" and t.lemma.lower() in LEVEL_VERBS for t in parsed.tokens)
+    is_level = tok.pos == "VERB" and tok.lemma.lower() in LEVEL_VERBS
+    return superlative and level and (is_level or tok.tag in ("JJS", "RBS"))
 
 
 QUANTITY_ADJECTIVES = frozenset(
@@ -335,11 +359,12 @@ replaces them nor puts one in."""
 
 
 def _fixed_use(parsed: ParsedSentence, tok: Token) -> bool:
-    """A word used as part of a set pattern WordNet does not list: "a little apart" (somewhat; "a much apart"),
-    "eggs left" (remaining; "eggs arrived"), "fell ill", a verb in the middle voice ("sold for £1.2 million")."""
+    """A word used as part of a set pattern WordNet does not list: "a little apart" (somewhat; "a much apart"), "slept
+    but little" (only a little; "but much"), "eggs left" (remaining; "eggs arrived"), "fell ill", a verb in the
+    middle voice ("sold for £1.2 million")."""
     before = parsed.tokens[tok.i - 1].text.lower() if tok.i > 0 else ""
     verb = governor(parsed, tok)
-    if (tok.text.lower() == "little" and before == "a") or (verb is not None and set_predicate(verb.lemma, tok.text)):
+    if (tok.text.lower() == "little" and before in ("a", "but")) or (verb is not None and set_predicate(verb.lemma, tok.text)):
         return True  # "fell ill" -> "fell well"
     if tok.lemma.lower() in ("sell", "buy") and not dependents(parsed, tok, "dobj", "auxpass", "nsubjpass"):
         return True  # the middle voice: "A painting sold for £1.2 million" -> "A painting bought for"

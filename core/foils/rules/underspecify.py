@@ -23,6 +23,7 @@ from core.foils.rules.index import (
     NOUN_ADVERBIAL_DEPS,
     PRONOUNS,
     GraphIndex,
+    below,
     build_edit,
     dependents,
     governor,
@@ -160,6 +161,8 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
     word = tok.text.lower()
     if _glued(parsed, tok):
         return None  # "pre-rendered" minus "pre" is no word
+    if _object_in_disguise(parsed, tok):
+        return None  # "You should bring sunscreen" read as an adverb -> "You should bring even if ..."
     if role in _MODIFIER_ROLES and idx.is_leaf(var) and tok.dep not in _PP_HEAD_DEPS | {"pobj"}:
         return _modifier_kind(parsed, tok, role)
     head = parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) else tok
@@ -203,6 +206,35 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
             if object_optional(verb.lemma.lower()):
                 return "object"  # opt-in: "The appeals court overturned because ...", "I haven't watered"
     return None
+
+
+_OBJECT_DEPS = frozenset({"dobj", "ccomp", "xcomp", "nsubjpass", "attr", "acomp", "oprd", "dative"})
+_ARGUMENT_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj", "attr"})
+
+
+def _object_in_disguise(parsed: ParsedSentence, tok: Token) -> bool:
+    """``tok`` is an adverbial the parser hung where an argument belongs, so dropping it leaves a gap: right after a
+    verb without an object, a noun the tagger called an adverb ("You should bring sunscreen" -> "You should bring
+    even if"), "there" after a verb of reaching ("until we got there" -> "until we got"), or a noun phrase after a verb
+    that needs an object ("needed nearly an hour" -> "needed in our oven"; weather verbs do not: "rain all weekend");
+    or a noun adverbial right after a subject or object word (the compound "Waiting times" read as a time)."""
+    if tok.dep not in ("advmod", "npadvmod"):
+        return False
+    head = governor(parsed, tok)
+    if head is None or below(parsed, tok)[0].i != head.i + 1:
+        return False
+    if tok.dep == "npadvmod" and head.dep in _ARGUMENT_DEPS:
+        return True
+    if head.pos != "VERB" or dependents(parsed, head, *_OBJECT_DEPS):
+        return False
+    from core.foils.rules.wordnet_facts import IMPERSONAL_FRAME, adverb_known, object_optional, verb_frames
+
+    if tok.dep == "advmod":
+        if tok.text.lower() in ("there", "here"):
+            return head.lemma.lower() in _GOAL_VERBS
+        return not adverb_known(tok.text)
+    verb = head.lemma.lower()
+    return not object_optional(verb) and IMPERSONAL_FRAME not in verb_frames(verb)
 
 
 def _modifier_kind(parsed: ParsedSentence, tok: Token, role: str) -> str | None:

@@ -31,6 +31,7 @@ from typing import Any
 from core.foils.rules.lexicon import _QUERY_LOCK, sense_count, wordnet
 
 INTRANSITIVE_FRAMES = frozenset({1, 2})  # "Something ----s", "Somebody ----s"
+IMPERSONAL_FRAME = 3  # "It is ----ing": a weather verb ("It rained all weekend")
 OBJECT_SENSE_SHARE = 0.2
 """A verb counts as used without an object when senses with an intransitive frame carry at least this share
 of its tagged-corpus frequency (rare intransitive senses, "examine" as "take an exam", do not count)."""
@@ -65,6 +66,14 @@ def _synset(name: str) -> Any:
 
 
 _GENDERS = {"male.n.02": "male", "kinsman.n.01": "male", "female.n.02": "female", "kinswoman.n.01": "female"}
+
+
+@lru_cache(maxsize=8192)
+def adverb_known(word: str) -> bool:
+    """WordNet lists ``word`` as an adverb ("sharply", "there"; not "sunscreen", which a tagger may call one)."""
+    wn = wordnet()
+    with _QUERY_LOCK:
+        return bool(wn.synsets(word.lower(), pos="r"))
 
 
 @lru_cache(maxsize=8192)
