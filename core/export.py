@@ -53,15 +53,41 @@ def verdict_dict(verdict: Verdict) -> dict[str, Any]:
 
 
 def verdict_of(d: Mapping[str, Any]) -> Verdict:
-    """A :class:`~core.types.Verdict` from its record form (the inverse of :func:`verdict_dict`)."""
-    probabilities = {str(k): float(v) for k, v in (d.get("probabilities") or {}).items()}
+    """A :class:`~core.types.Verdict` from its record form (the inverse of :func:`verdict_dict`); a malformed one
+    (not an object, a score or probability that is no number) is an :class:`~core.errors.InputError` with a hint.
+
+    >>> verdict_of({"validator": "roundtrip", "passed": True, "score": 0.9}).score
+    0.9
+    >>> verdict_of({"validator": "nli", "score": "high"})
+    Traceback (most recent call last):
+    ...
+    core.errors.InputError: malformed 'nli' verdict: score 'high' is not a number (hint: fix it in the file, or clear the record's verdicts and mark it pending validation)
+    """
+    if not isinstance(d, Mapping):
+        raise InputError(f"malformed verdict {d!r}: not an object", hint=_VERDICT_HINT)
+    name = str(d.get("validator", ""))
+    probabilities = d.get("probabilities") or {}
+    if not isinstance(probabilities, Mapping):
+        raise InputError(f"malformed {name!r} verdict: probabilities {probabilities!r} are not an object", hint=_VERDICT_HINT)
     return Verdict(
-        str(d.get("validator", "")),
+        name,
         d.get("passed"),
-        float(d.get("score") or 0.0),
+        _number(d.get("score") or 0.0, name, "score"),
         str(d.get("reason", "")),
-        probabilities,
+        {str(k): _number(v, name, f"probability {k!r}") for k, v in probabilities.items()},
     )
+
+
+_VERDICT_HINT = "fix it in the file, or clear the record's verdicts and mark it pending validation"
+
+
+def _number(value: Any, validator: str, what: str) -> float:
+    if isinstance(value, bool):
+        value = "true" if value else "false"  # float(True) is 1.0: a boolean score is a malformed file, not a score
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"malformed {validator!r} verdict: {what} {value!r} is not a number", hint=_VERDICT_HINT) from None
 
 
 def foil_record(

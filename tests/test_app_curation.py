@@ -434,6 +434,24 @@ def test_rescoring_refuses_an_edit_the_rules_no_longer_make(backends: Any) -> No
     assert only_models["scored"] is True and only_models["spotcheck"]["bow"]["reference"] == "original"
 
 
+def test_rescoring_a_malformed_verdict_is_a_hinted_input_error(backends: Any) -> None:
+    """A curated file whose stored verdict has a score that is no number (hand-edited, or from another tool): the
+    rescore that reads it back says which verdict and what to do, instead of a bare ValueError."""
+    from core.curated import rescore_record
+    from core.errors import InputError
+
+    pipe = backends.pipeline()
+    edit = next(e for e in pipe.edits(pipe.parse([SENTENCE])[0])["PN"] if e.variant == "main-predicate")
+    [candidate] = pipe.realize([edit])
+    record = pipe.record(candidate, None, None, validated=True).to_json()
+    broken = {**record, "pending": ["fluency"], "verdicts": [{"validator": "roundtrip", "passed": True, "score": "n/a"}]}
+    with pytest.raises(InputError, match="malformed 'roundtrip' verdict: score 'n/a' is not a number") as err:
+        rescore_record(pipe, broken, backends.embedder)
+    assert "pending validation" in (err.value.hint or "")
+    fixed = {**broken, "verdicts": [{"validator": "roundtrip", "passed": True, "score": 0.5}]}
+    assert rescore_record(pipe, fixed, backends.embedder)["fluency"]["delta"] is not None
+
+
 def test_rescoring_decides_the_engines_keep_or_drop_again(backends: Any) -> None:
     """A foil curated while its scores were pending carries the engine's decision of that moment (none); the
     rescore that completes validation and fluency records the engine's real decision beside the curator's."""
