@@ -246,6 +246,7 @@ NEGATE = [
     ("My brother hates waiting in long lines.", 2, "My brother does not hate waiting in long lines."),  # lemma "hat"
     ("The league fined the club.", 2, "The league did not fine the club."),  # lemma "fin"
     ("She will certainly forbid it.", 3, "She will certainly not forbid it."),
+    ("She definitely knew the answer.", 2, "She definitely did not know the answer."),  # a speaker adverb stays first
     ("Dale has been married since 1984.", 3, "Dale has not been married since 1984."),
     ("I SAW IT.", 1, "I DID NOT SEE IT."),
     ("The whole family assembled in the drawing room.", 3, "The whole family did not assemble in the drawing room."),

@@ -108,20 +108,19 @@ _MASS_NOUNS = frozenset(
 )  # fmt: skip
 _MASS_SUFFIXES = ("ness", "ism", "ware")
 _QUANTIFIERS = frozenset({"many", "much", "more", "enough"})
-_SENTENCE_ADVERBS = frozenset(
-    {
-        "probably", "certainly", "surely", "apparently", "clearly", "obviously", "perhaps", "maybe", "actually",
-        "also", "already", "still", "even", "just", "then", "now", "soon", "sometimes", "finally", "suddenly",
-        "later", "once", "again", "thus", "therefore", "indeed", "however", "only", "evidently", "presumably",
-    }
-)  # fmt: skip
-"""Adverbs before a verb that stay before the negation ("she probably did not know"); any other adverb there
-falls under it ("did not always forget", "did not quickly treat")."""
 _SPEAKER_ADVERBS = frozenset(
     {"probably", "certainly", "surely", "apparently", "clearly", "obviously", "perhaps", "maybe", "evidently",
      "presumably", "definitely", "undoubtedly", "possibly"}
 )  # fmt: skip
 """Adverbs of the speaker's certainty: after an auxiliary they stay before the negation ("will certainly not")."""
+_SENTENCE_ADVERBS = _SPEAKER_ADVERBS | frozenset(
+    {
+        "actually", "also", "already", "still", "even", "just", "then", "now", "soon", "sometimes", "finally",
+        "suddenly", "later", "once", "again", "thus", "therefore", "indeed", "however", "only",
+    }
+)  # fmt: skip
+"""Adverbs before a verb that stay before the negation ("she probably did not know"); any other adverb there
+falls under it ("did not always forget", "did not quickly treat")."""
 
 
 def _bare_quantifier(sent: Sentence, tok: Token) -> bool:

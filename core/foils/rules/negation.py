@@ -159,7 +159,7 @@ def _awkward_to_negate(parsed: ParsedSentence, verb: Token) -> bool:
         for k in dependents(parsed, verb, "conj")
     ):
         return True
-    copula = parsed.tokens[verb.head] if verb.dep == "attr" and 0 <= verb.head < len(parsed.tokens) else verb
+    copula = (governor(parsed, verb) if verb.dep == "attr" else None) or verb
     if dependents(parsed, copula, "expl"):  # "There are (some) kindnesses which" -> "There are not (some) kindnesses"
         attrs = [a for a in dependents(parsed, copula, "attr") if a.tag == "NNS"]
         return any({d.text.lower() for d in dependents(parsed, a, "det")} <= {"some"} for a in attrs)
@@ -188,7 +188,7 @@ def _in_comparison(parsed: ParsedSentence, tok: Token) -> bool:
     """``tok`` heads the clause of a comparison ("longer than I expected", "as soon as she could"): negated, it
     reads "longer than I did not expect"."""
     marks = [t.text.lower() for t in dependents(parsed, tok) if t.dep in ("mark", "advmod", "prep") and t.i < tok.i]
-    head = parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) and tok.head != tok.i else None
+    head = governor(parsed, tok)
     if head is not None and tok.dep == "relcl" and _superlative(parsed, head):
         return True  # "the best meal we have eaten" -> "the best meal we have not eaten"
     compared = governor(parsed, head) if head is not None else None
@@ -343,7 +343,7 @@ def _refers_back_or_litotes(parsed: ParsedSentence, noun: Token) -> bool:
         return True
     if dependents(parsed, noun, "appos"):
         return True  # "No opposition leader, Thomas Okonjo, accused ..."
-    verb = parsed.tokens[noun.head] if 0 <= noun.head < len(parsed.tokens) else noun
+    verb = governor(parsed, noun) or noun
     if any(k.i < verb.i for k in dependents(parsed, verb, "ccomp")):
         return True  # the subject of a parenthetical report: "..., no spokesperson confirmed"
     if verb.dep == "advcl" and any(t.text.lower() == "when" for t in dependents(parsed, verb, "advmod", "mark")):

@@ -165,7 +165,7 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
         return None  # "You should bring sunscreen" read as an adverb -> "You should bring even if ..."
     if role in _MODIFIER_ROLES and idx.is_leaf(var) and tok.dep not in _PP_HEAD_DEPS | {"pobj"}:
         return _modifier_kind(parsed, tok, role)
-    head = parsed.tokens[tok.head] if 0 <= tok.head < len(parsed.tokens) else tok
+    head = governor(parsed, tok) or tok
     in_pp = tok.dep in _PP_HEAD_DEPS or (tok.dep in ("pobj", "pcomp") and head.dep in _PP_HEAD_DEPS)
     if not _closed(idx, var):
         return None
@@ -308,7 +308,7 @@ def _bears_the_point(parsed: ParsedSentence, tok: Token) -> bool:
         return False
     if tok.dep == "advmod" and head.lemma.lower() in _MANNER_VERBS:
         return True
-    copula = parsed.tokens[head.head] if head.dep == "attr" and 0 <= head.head < len(parsed.tokens) else None
+    copula = governor(parsed, head) if head.dep == "attr" else None
     return copula is not None and bool(dependents(parsed, copula, "neg"))
 
 
