@@ -37,9 +37,27 @@ def substitute(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
     else:
         form = morph.match_case(morph.inflect(lemma, head.tag), like)  # "Mad for Madonna" -> "Sane for ..."
     work.replace(head.i, form)
+    _fit_possessive(work, head, form)
     for tok in toks:
         if tok.i != head.i:
             work.delete(tok.i)
+
+
+_POSSESSIVES = {"'s": "'", "’s": "’", "'": "'s", "’": "’s"}
+
+
+def _fit_possessive(work: Work, head: Token, form: str) -> None:
+    """A plural noun's possessive marker fits its new word: "the women's record" -> "the adults' record" (not
+    "adults's"), "the boys' bikes" -> "the children's bikes"."""
+    at = head.i + 1
+    if head.tag not in ("NNS", "NNPS") or at >= len(work.sent.tokens):
+        return
+    marker = work.sent.tok(at)
+    if marker.dep != "case" or marker.text not in _POSSESSIVES:
+        return
+    ends_in_s = form.lower().endswith("s")
+    if ends_in_s == marker.text.endswith("s"):
+        work.replace(at, _POSSESSIVES[marker.text])
 
 
 def _all_caps(tokens: Sequence[Token]) -> bool:

@@ -41,7 +41,7 @@ trade they read wrong."""
 def _timed(parsed: ParsedSentence, idx: GraphIndex, var: str) -> bool:
     """``var`` introduces a time: its object is a clause, or a noun of a time, an event or an act ("after dinner",
     "before the guests arrived", "after the storm"; not "named after his grandfather", "looked after the children",
-    "stopped before the gates")."""
+    "stopped before the gates", nor a length of time, "after more than six hours")."""
     ops = [child for role, child in idx.out.get(var, ()) if role == ":op1"]
     if len(ops) != 1:
         return False
@@ -57,7 +57,10 @@ def _timed(parsed: ParsedSentence, idx: GraphIndex, var: str) -> bool:
         return False
     from core.foils.rules.wordnet_facts import lexname
 
-    return lexname(tok.lemma.lower(), "n") not in _NO_TIME
+    kind = lexname(tok.lemma.lower(), "n")
+    if kind == "noun.time" and any(t.pos == "NUM" for t in below(parsed, tok)):
+        return False  # a length of time, not a point: "brought under control after six hours" -> "before six hours"
+    return kind not in _NO_TIME
 
 
 def _past(parsed: ParsedSentence, verb: Token) -> bool:

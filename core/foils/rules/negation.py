@@ -140,11 +140,21 @@ def _resists_negation(parsed: ParsedSentence, var: str, determiner: bool = False
     else:
         head = _clause_head(parsed, var)
         clause = _clause_tokens(parsed, head) if head is not None else []
+    if head is not None and any(_degree_phrase(parsed, t) for t in dependents(parsed, head)):
+        return True
     times = [c for t in clause for c in dependents(parsed, t, "advcl")]  # "was eaten before I even got home"
     clause = clause + [t for c in times for t in _clause_tokens(parsed, c)]
     if any(t.text.lower() in POSITIVE_POLARITY_ADVERBS and t.dep == "advmod" for t in clause):
         return True
     return not determiner and head is not None and _awkward_to_negate(parsed, head)
+
+
+def _degree_phrase(parsed: ParsedSentence, tok: Token) -> bool:
+    """``tok`` ends "a little", "a bit" or "but little" used of its verb, a degree that resists negation: "her hands
+    did not tremble a little", "did not hesitate a bit" (now: not at all), "did not sleep but little"."""
+    if tok.text.lower() not in ("little", "bit") or tok.dep not in ("dobj", "npadvmod", "advmod", "conj") or tok.i == 0:
+        return False
+    return parsed.tokens[tok.i - 1].text.lower() in ("a", "but")
 
 
 def _awkward_to_negate(parsed: ParsedSentence, verb: Token) -> bool:
@@ -166,6 +176,13 @@ def _awkward_to_negate(parsed: ParsedSentence, verb: Token) -> bool:
     return False
 
 
+def _as_comparison(words: Sequence[str]) -> bool:
+    """The words after "so X" hold the "as" of a comparison within three words ("so hard to bear as the pretence"),
+    not the "as to" of a result ("so tired as to fall asleep", which needs no negation)."""
+    at = next((i for i, w in enumerate(words[:3]) if w == "as"), None)
+    return at is not None and words[at + 1 : at + 2] != ["to"]
+
+
 def _needs_negation(parsed: ParsedSentence, var: str) -> bool:
     """The scope of the negated ``var`` (its clause and the clauses below it, but not relative clauses: "did not
     say she had received any money", "could not bring herself to read it until dawn") has a negative polarity item
@@ -177,6 +194,8 @@ def _needs_negation(parsed: ParsedSentence, var: str) -> bool:
     words = [t.text.lower() for t in sorted(scope, key=lambda t: t.i)]
     if any(w in NEGATIVE_POLARITY_WORDS for w in words) or set(pairwise(words)) & set(_NPI_PHRASES):
         return True
+    if any(w == "so" and _as_comparison(words[i + 2 : i + 6]) for i, w in enumerate(words)):
+        return True  # "no vanity so obstinate as", "not so hard to bear as": the comparison needs the negation
     if head is not None and any(t.text.lower() == "nor" for t in parsed.tokens[head.i :]):
         return True  # "was not a man to be frightened by a dog, nor by a wolf"
     if head is not None and "still" in words and any(a.lemma == "have" for a in dependents(parsed, head, "aux")):

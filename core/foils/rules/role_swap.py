@@ -35,7 +35,7 @@ from core.foils.rules.index import (
 )
 from core.foils.rules.swap_guards import clause_swap_blocked, unswappable_argument, unswappable_event
 from core.foils.rules.variants import DEFAULT_VARIANTS, VARIANTS, _check_variants
-from core.types import Edit, ParsedSentence
+from core.types import Edit, ParsedSentence, Token
 
 
 def _signature(idx: GraphIndex, var: str) -> tuple[Any, ...] | None:
@@ -87,14 +87,29 @@ def _animate(parsed: ParsedSentence, idx: GraphIndex, var: str) -> bool:
     """A person, animal or group: a named person or organisation, a personal pronoun, or a noun whose most
     frequent WordNet sense is one (the arguments that can trade places with an agent or a recipient)."""
     concept = idx.concepts.get(var, "")
+    tok = head_token(parsed, var)
+    if concept == "they" and tok is not None:
+        return _plural_antecedent_animate(parsed, tok)
     if concept in _ANIMATE_PRONOUNS or concept in ("person", "organization", "company", "government-organization"):
         return True
-    tok = head_token(parsed, var)
     if tok is not None and tok.ent_type in ("PERSON", "ORG", "NORP"):
         return True
     from core.foils.rules.wordnet_facts import lexname
 
     return lexname(split_concept(concept)[0], "n") in _ANIMATE_LEXNAMES
+
+
+def _plural_antecedent_animate(parsed: ParsedSentence, pronoun: Token) -> bool:
+    """The pronoun "they" stands for the nearest plural noun before it, when the sentence has one: animate only when
+    that noun is ("I must have left my reading glasses ... them" -> "they must have left me" and "boil these potatoes
+    before I mash them" -> "before they mash me" are refused); with no plural noun before it, "they" is people."""
+    from core.foils.rules.wordnet_facts import lexname
+
+    before = [t for t in parsed.tokens[: pronoun.i] if t.tag in ("NNS", "NNPS")]
+    if not before:
+        return True
+    noun = before[-1]
+    return noun.ent_type in ("PERSON", "ORG", "NORP") or lexname(noun.lemma.lower(), "n") in _ANIMATE_LEXNAMES
 
 
 def _predicate(parsed: ParsedSentence, idx: GraphIndex, var: str) -> bool:

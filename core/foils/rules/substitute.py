@@ -322,13 +322,17 @@ NOT_OPPOSITES = frozenset(
     frozenset(pair)
     for pair in (
         ("walk", "ride"), ("lie", "sit"), ("stand", "sit"), ("lie", "stand"), ("lose", "keep"), ("remain", "change"),
-        ("stay", "change"),
+        ("stay", "change"), ("delay", "rush"), ("stop", "continue"), ("sleep", "wake"), ("annual", "perennial"),
+        ("unveil", "veil"), ("former", "latter"),
     )
 )  # fmt: skip
 """WordNet antonym pairs the judged rounds found no opposites in use: co-hyponyms ("walked to the vicarage" -> "rode",
 "Mist lay thick" -> "Mist sat thick", "The mill stood silent" -> "sat"), "lose" -> "keep" (lost at cards, lost
-to drought, a lane lost in snow) and "remain"/"stay" -> "change", whose complement stays behind ("remained only partly
-contained" -> "changed only partly contained", "the ban would change in place", "from changing long")."""
+to drought, a lane lost in snow), "remain"/"stay" -> "change", whose complement stays behind ("remained only partly
+contained" -> "changed only partly contained", "the ban would change in place", "from changing long"), and pairs none
+of whose judged foils was usable: "is delayed" -> "is rushed", "stop driving" -> "continue driving" (of "start"),
+"slept but little" -> "woke but little", "annual prize" -> "perennial prize", "unveiled a tablet" -> "veiled",
+"a former generation" -> "a latter generation"."""
 
 
 LEVEL_VERBS = frozenset({"rise", "fall", "increase", "decrease", "climb", "drop", "grow", "shrink", "gain", "lose"})
@@ -360,12 +364,14 @@ replaces them nor puts one in."""
 
 def _fixed_use(parsed: ParsedSentence, tok: Token) -> bool:
     """A word used as part of a set pattern WordNet does not list: "a little apart" (somewhat; "a much apart"), "slept
-    but little" (only a little; "but much"), "eggs left" (remaining; "eggs arrived"), "fell ill", a verb in the
-    middle voice ("sold for £1.2 million")."""
+    but little" (only a little; "but much"), "no good", "no more", "eggs left" (remaining; "eggs arrived"), "fell
+    ill", a verb in the middle voice ("sold for £1.2 million")."""
     before = parsed.tokens[tok.i - 1].text.lower() if tok.i > 0 else ""
     verb = governor(parsed, tok)
     if (tok.text.lower() == "little" and before in ("a", "but")) or (verb is not None and set_predicate(verb.lemma, tok.text)):
         return True  # "fell ill" -> "fell well"
+    if before == "no" and tok.tag in ("JJ", "JJR", "RBR"):
+        return True  # an adjective as a noun after "no" is a set phrase: "come to no good", "would hear no more of it"
     if tok.lemma.lower() in ("sell", "buy") and not dependents(parsed, tok, "dobj", "auxpass", "nsubjpass"):
         return True  # the middle voice: "A painting sold for £1.2 million" -> "A painting bought for"
     return tok.text.lower() == "left" and tok.dep in ("acl", "amod", "advcl") and tok.tag == "VBN"

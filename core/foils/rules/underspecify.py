@@ -48,11 +48,12 @@ _KEEP_WORDS = frozenset(
     {
         "every", "each", "all", "some", "any", "no", "more", "less", "most", "least", "few", "fewer", "many", "much",
         "several", "other", "another", "such", "only", "same", "own", "enough", "both", "either", "neither", "very",
-        "too", "so", "than", "as", "not", "never", "also", "even", "just", "then",
+        "too", "so", "than", "as", "not", "never", "also", "even", "just", "then", "halfway", "midway", "partway",
     }
 )  # fmt: skip
 """Quantifier, determiner-like, degree and focus words US never drops alone: "every morning" -> "morning",
-"more than 300" -> "than 300" and "very" without its adjective are not English, and "only"/"even" change scope."""
+"more than 300" -> "than 300", "stopped halfway through the cycle" -> "stopped through the cycle" and "very" without
+its adjective are not English, and "only"/"even" change scope."""
 _EMPTY_DROPS = frozenset(
     {
         "still", "ever", "once", "single", "whole", "sooner", "rather", "honestly", "frankly", "seriously",
@@ -72,6 +73,8 @@ _PP_GOVERNORS = frozenset(
 likely as those in other towns" -> "as those"."""
 _MANNER_VERBS = frozenset({"act", "behave", "fare", "word", "conduct"})
 """Verbs that need their manner: "had acted unlawfully" -> "had acted", "behaved badly" -> "behaved"."""
+_GO_COMPLEMENTS = frozenset({"prep", "dobj", "acomp", "xcomp", "advcl", "prt", "npadvmod"})
+"""What else "go" may have beside a manner adverb: with none of them, the manner is what "went" says."""
 _PP_HEAD_DEPS = frozenset({"prep", "agent"})
 _LOCATIVE_VERBS = frozenset(
     {"live", "reside", "dwell", "lie", "put", "place", "set", "lay", "belong", "stay", "remain", "stand", "sit",
@@ -79,10 +82,10 @@ _LOCATIVE_VERBS = frozenset(
 )  # fmt: skip
 """Verbs whose place completes them ("lived in London" -> "lived", "stood on a hill" -> "stood")."""
 _GOAL_VERBS = frozenset(
-    {"get", "reach", "send", "move", "belong", "lead", "head", "put", "place", "bring", "take", "pull"}
+    {"get", "reach", "send", "move", "belong", "lead", "head", "put", "place", "bring", "take", "pull", "return"}
 )  # fmt: skip
 """Verbs whose goal completes them ("to get to the airport" -> "to get", "was sent to school" -> "was sent",
-"moved the meeting to Thursday" -> "moved the meeting")."""
+"moved the meeting to Thursday" -> "moved the meeting", "until levels returned to normal" -> "until levels returned")."""
 _COMPLEMENT_VERBS = frozenset(
     {"consist", "base", "depend", "rely", "amount", "refer", "result", "stem", "derive", "hinge", "insist", "cope",
      "dispose", "abound", "account", "specialise", "specialize", "comprise", "originate", "participate", "appeal",
@@ -92,6 +95,17 @@ _COMPLEMENT_VERBS = frozenset(
 """Verbs that need their prepositional phrase ("consists of schools" -> "consists", "is based on a play" -> "is
 based") or change sense without it ("appealed for witnesses" -> "appealed", "would not hear of it" -> "would not
 hear", "reached for the gate" -> "reached")."""
+_COMPLEMENT_PREPOSITIONS = {
+    "smell": ("of", "like"), "taste": ("of", "like"), "reek": ("of",), "date": ("from", "back"), "mistake": ("for",),
+    "mistook": ("for",),  # the small model's lemma of "mistook"
+    "bring": ("under",), "bar": ("from",), "ban": ("from",), "prevent": ("from",), "prohibit": ("from",),
+    "deter": ("from",), "design": ("for",), "blaze": ("with",),
+}  # fmt: skip
+"""Verbs that need one kind of phrase, and only that one: "a wind that smelt of the sea" -> "that smelt", "a floor
+dating from the second century" -> "a floor dating", "mistook her reserve for pride" -> "mistook her reserve" (but
+"smelled fresh by the evening" -> "smelled fresh"), "was brought under control" -> "was brought", "a law that bars
+companies from operating" -> "that bars companies", "designed for discomfort" -> "designed", "blazed with light" ->
+"blazed" (as if on fire)."""
 _PARTICLES = frozenset(
     {"away", "back", "up", "down", "out", "off", "over", "around", "along", "aside", "forward", "ahead"}
 )  # fmt: skip
@@ -161,6 +175,8 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
     word = tok.text.lower()
     if _glued(parsed, tok):
         return None  # "pre-rendered" minus "pre" is no word
+    if tok.dep in ("xcomp", "ccomp", "csubj"):
+        return None  # a complement clause: "a prophecy he seemed quite determined to fulfil" -> "... determined."
     if _object_in_disguise(parsed, tok):
         return None  # "You should bring sunscreen" read as an adverb -> "You should bring even if ..."
     if role in _MODIFIER_ROLES and idx.is_leaf(var) and tok.dep not in _PP_HEAD_DEPS | {"pobj"}:
@@ -216,23 +232,33 @@ def _object_in_disguise(parsed: ParsedSentence, tok: Token) -> bool:
     """``tok`` is an adverbial the parser hung where an argument belongs, so dropping it leaves a gap: right after a
     verb without an object, a noun the tagger called an adverb ("You should bring sunscreen" -> "You should bring
     even if"), "there" after a verb of reaching ("until we got there" -> "until we got"), or a noun phrase after a verb
-    that needs an object ("needed nearly an hour" -> "needed in our oven"; weather verbs do not: "rain all weekend");
-    or a noun adverbial right after a subject or object word (the compound "Waiting times" read as a time)."""
+    (or its indirect object) that needs an object ("needed nearly an hour" -> "needed in our oven", "gave the team a
+    day off" -> "gave the team"; weather verbs do not: "rain all weekend"); a noun adverbial right after a subject or
+    object word (the compound "Waiting times" read as a time); an infinitive read as a phrase ("determined to
+    fulfil")."""
+    if tok.dep == "pobj" and tok.pos in ("VERB", "AUX") and (head := governor(parsed, tok)) is not None:
+        return head.text.lower() == "to"  # an infinitive read as a phrase: "determined to fulfil" -> "determined."
     if tok.dep not in ("advmod", "npadvmod"):
         return False
     head = governor(parsed, tok)
-    if head is None or below(parsed, tok)[0].i != head.i + 1:
+    if head is None:
+        return False
+    start, after = below(parsed, tok)[0].i, head.i + 1
+    datives = dependents(parsed, head, "dative")
+    if tok.dep == "npadvmod" and datives and datives[-1].i < start:
+        after = below(parsed, datives[-1])[-1].i + 1  # "gave the team a day off": the object follows the dative
+    if start != after:
         return False
     if tok.dep == "npadvmod" and head.dep in _ARGUMENT_DEPS:
         return True
-    if head.pos != "VERB" or dependents(parsed, head, *_OBJECT_DEPS):
+    if head.pos != "VERB" or dependents(parsed, head, *(_OBJECT_DEPS - {"dative"})):
         return False
-    from core.foils.rules.wordnet_facts import IMPERSONAL_FRAME, adverb_known, object_optional, verb_frames
+    from core.foils.rules.wordnet_facts import IMPERSONAL_FRAME, known_as, object_optional, verb_frames
 
     if tok.dep == "advmod":
         if tok.text.lower() in ("there", "here"):
             return head.lemma.lower() in _GOAL_VERBS
-        return not adverb_known(tok.text)
+        return not known_as(tok.text, "r")
     verb = head.lemma.lower()
     return not object_optional(verb) and IMPERSONAL_FRAME not in verb_frames(verb)
 
@@ -267,9 +293,23 @@ def _modifier_kind(parsed: ParsedSentence, tok: Token, role: str) -> str | None:
         return None
     if tok.pos == "NUM" and _in_range(parsed, tok):
         return None  # one end of a score or range: "27 -- 21" -> "27 --"
+    if tok.pos == "ADJ" and _noun_called_adjective(parsed, tok):
+        return None  # "its sundial green with moss" read as "its (sundial) green" -> "its green with moss"
     if tok.pos in ("ADJ", "ADV", "NUM") or (tok.pos == "NOUN" and tok.dep == "compound"):
         return "modifier"
     return None
+
+
+def _noun_called_adjective(parsed: ParsedSentence, tok: Token) -> bool:
+    """The tagger calls ``tok`` an adjective of a word that WordNet knows as an adjective, but ``tok`` itself only as
+    a noun: the two are read the wrong way round, and the drop leaves the real adjective as a noun ("its sundial
+    green with moss" -> "its green with moss"; "a pearl brooch" -> "a brooch" is a real modifier's drop)."""
+    from core.foils.rules.wordnet_facts import known_as
+
+    word, head = tok.text.lower(), governor(parsed, tok)
+    if head is None or not word.isalpha() or word.endswith(("ing", "ed")):
+        return False  # a participle is an adjective whatever WordNet lists: "the dripping tap" (not the fat)
+    return not known_as(word, "a") and known_as(word, "n") and known_as(head.text, "a")
 
 
 def _completes_its_head(parsed: ParsedSentence, prep: Token) -> bool:
@@ -282,8 +322,11 @@ def _completes_its_head(parsed: ParsedSentence, prep: Token) -> bool:
     lemma = gov.lemma.lower()
     if lemma in _COMPLEMENT_VERBS or gov.text.lower() in _PP_GOVERNORS:
         return True
-    if gov.dep == "acl" and gov.tag == "VBN" and [t.i for t in dependents(parsed, gov)] == [prep.i]:
-        return True  # a participle after its noun needs its phrase: "a bay reserved for residents" -> "a bay reserved"
+    if prep.text.lower() in _COMPLEMENT_PREPOSITIONS.get(lemma, ()):
+        return True
+    if gov.dep in ("acl", "advcl") and gov.tag in ("VBN", "VBG") and [t.i for t in dependents(parsed, gov)] == [prep.i]:
+        return True  # a participle needs its only phrase: "a bay reserved for residents" -> "a bay reserved",
+        # "..., finishing in two hours" -> "..., finishing."
     if lemma == "be" and not dependents(parsed, gov, "attr", "acomp", "oprd", "xcomp", "ccomp"):
         return True
     subjects = dependents(parsed, gov, "nsubj", "nsubjpass")
@@ -308,6 +351,8 @@ def _bears_the_point(parsed: ParsedSentence, tok: Token) -> bool:
         return False
     if tok.dep == "advmod" and head.lemma.lower() in _MANNER_VERBS:
         return True
+    if tok.dep == "advmod" and head.lemma.lower() == "go" and not dependents(parsed, head, *_GO_COMPLEMENTS):
+        return True  # "after the product launch went smoothly" -> "after the product launch went."
     copula = governor(parsed, head) if head.dep == "attr" else None
     return copula is not None and bool(dependents(parsed, copula, "neg"))
 

@@ -69,11 +69,12 @@ _GENDERS = {"male.n.02": "male", "kinsman.n.01": "male", "female.n.02": "female"
 
 
 @lru_cache(maxsize=8192)
-def adverb_known(word: str) -> bool:
-    """WordNet lists ``word`` as an adverb ("sharply", "there"; not "sunscreen", which a tagger may call one)."""
+def known_as(word: str, pos: str) -> bool:
+    """WordNet lists ``word`` (any inflection) as part of speech ``pos`` (``n``, ``v``, ``a`` with satellites, ``r``):
+    "sharply" is an adverb, "sunscreen" and "sundial" only nouns, whatever a tagger calls them."""
     wn = wordnet()
     with _QUERY_LOCK:
-        return bool(wn.synsets(word.lower(), pos="r"))
+        return bool(wn.synsets(word.lower(), pos=pos))
 
 
 @lru_cache(maxsize=8192)
