@@ -630,3 +630,34 @@ def test_us_keeps_what_go_a_participle_a_from_phrase_or_an_infinitive_completes(
     assert not [f for f in got[sentences[2]] if "bars companies." in f]
     assert not [f for f in got[sentences[3]] if f.endswith("determined.")]
     assert "He went to the door." in got[sentences[4]]  # "go" with a goal keeps its manner optional
+
+
+@needs_wordnet
+def test_round_c_guards_double_negatives_shared_auxiliaries_pairs_and_measures():
+    pn = realized(
+        [
+            "The little parlour was so crammed with china that a visitor scarcely dared to breathe.",
+            "Her heart betrayed her utterly the moment he entered the room.",
+            "The retailer will close 35 stores and cut around 1,200 jobs, the company said.",
+        ],
+        ("PN",),
+    )
+    assert not [f for f in pn["The little parlour was so crammed with china that a visitor scarcely dared to breathe."] if "no visitor" in f]
+    assert not [f for f in pn["Her heart betrayed her utterly the moment he entered the room."] if "did not enter" in f]
+    assert not [f for f in pn["The retailer will close 35 stores and cut around 1,200 jobs, the company said."] if "did not cut" in f]
+    us = realized(
+        [
+            "A faint smell of lavender and camphor clung to the linen cupboard.",
+            "Scientists detected water vapour on a planet 120 light years away.",
+            "In his vocabulary that was the highest of compliments.",
+            "They kept a French cook and spoke of nothing else.",
+        ],
+        ("US",),
+    )
+    assert not [f for f in us["A faint smell of lavender and camphor clung to the linen cupboard."] if "and clung" in f]
+    assert not [f for f in us["Scientists detected water vapour on a planet 120 light years away."] if "planet away" in f]
+    assert "In his vocabulary that was the highest." not in us["In his vocabulary that was the highest of compliments."]
+    assert not [f for f in us["They kept a French cook and spoke of nothing else."] if f.endswith("spoke.")]
+    ar = realized(["We've been trying to find a babysitter for Saturday night, without much luck."], ("AR", "HS"))
+    found = ar["We've been trying to find a babysitter for Saturday night, without much luck."]
+    assert not [f for f in found if "Saturday day" in f or "little luck" in f]

@@ -246,6 +246,8 @@ def _in_time_clause(parsed: ParsedSentence, tok: Token) -> bool:
     before = [t.text.lower() for t in parsed.tokens[max(0, own - 3) : own]]
     if before == ["by", "the", "time"] or before[-2:] in (["every", "time"], ["each", "time"]):
         return True  # "barks every time a car pulls in"; "by the time" read as a relative clause of "time"
+    if before[-2:-1] == ["the"] and before[-1:] in (["moment"], ["minute"], ["instant"], ["second"]):
+        return True  # "betrayed her the moment he entered the room" -> "the moment he did not enter"
     opening = [t.text.lower() for t in parsed.tokens[own : own + 3]]
     if opening == ["by", "the", "time"]:
         return True  # "By the time the coach reached ..." parsed with "by the time" as the verb's own phrase
@@ -297,6 +299,8 @@ def _clause_predicates(parsed: ParsedSentence, idx: GraphIndex, main: str | None
             continue  # the time or place of an event ("was pleased when he did not present him"): validation refuses it
         if _bare_or_asked(parsed, tok):
             continue
+        if tok.dep == "conj" and not dependents(parsed, tok, "aux", "auxpass") and _has_aux(parsed, governor(parsed, tok)):
+            continue  # a verb sharing the first one's auxiliary: "will close 35 stores and did not cut 1,200 jobs"
         if not (_in_time_clause(parsed, tok) or _in_comparison(parsed, tok) or _under_negative_clause(parsed, tok)):
             out.append(var)
     return out
@@ -312,6 +316,10 @@ def _bare_or_asked(parsed: ParsedSentence, tok: Token) -> bool:
     if verb in _BARE_INFINITIVE_GOVERNORS and not marks:
         return True
     return "whether" in marks or ("if" in marks and verb in _ASKING_VERBS)
+
+
+def _has_aux(parsed: ParsedSentence, verb: Token | None) -> bool:
+    return verb is not None and bool(dependents(parsed, verb, "aux", "auxpass"))
 
 
 def _finite(parsed: ParsedSentence, tok: Token) -> bool:
@@ -348,8 +356,23 @@ def _negatable_arguments(parsed: ParsedSentence, idx: GraphIndex) -> list[str]:
         pred = heads.get(tok.head)
         if pred is None or idx.negated(pred) or any(t.head == tok.head and t.dep == "neg" for t in parsed.tokens):
             continue  # "did not like no tea": a double negation
+        verb = governor(parsed, tok)
+        if verb is not None and _negative_or_asked(parsed, verb):
+            continue
         out.append(var)
     return out
+
+
+_WH_WORDS = frozenset({"how", "why", "what", "whether", "where", "when", "which", "who"})
+
+
+def _negative_or_asked(parsed: ParsedSentence, verb: Token) -> bool:
+    """The clause of a subject's verb has a negative word ("no visitor scarcely dared": a double negation) or is an
+    indirect question ("wondered how no man ought to begin" reads clearly worse than the source)."""
+    clause = _clause_tokens(parsed, verb)
+    if any(t.text.lower() in NEGATIVE_WORDS for t in clause if t.dep != "det"):
+        return True
+    return verb.dep in ("ccomp", "xcomp") and any(t.text.lower() in _WH_WORDS and t.i < verb.i for t in clause)
 
 
 def _refers_back_or_litotes(parsed: ParsedSentence, noun: Token) -> bool:

@@ -114,6 +114,16 @@ def _count_noun(lemma: str) -> bool:
     return plural != lemma.lower() and zipf(plural) >= 3.5
 
 
+_CALENDAR_NAMES = frozenset(
+    {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march",
+     "april", "may", "june", "july", "august", "september", "october", "november", "december", "christmas", "easter"}
+)  # fmt: skip
+
+
+def _calendar_name(tok: Token) -> bool:
+    return tok.text.lower() in _CALENDAR_NAMES
+
+
 def _fixed_expression(parsed: ParsedSentence, index: int | None) -> bool:
     """The word at ``index`` is part of a fixed expression, where a substitute breaks the expression, not the
     meaning: a noun modifying a noun ("bus stop" -> "bus continue"), a phrasal verb ("knocked out"), or a word that
@@ -129,8 +139,8 @@ def _fixed_expression(parsed: ParsedSentence, index: int | None) -> bool:
     if tok.pos == "NOUN":
         # the head of a noun compound ("oat milk" -> "oat dairy product", "opposition leaders" -> "followers"), or a
         # noun an adjective names something else with ("prime minister" -> "prime reverend")
-        if any(k.tag in ("NN", "NNS") for k in dependents(parsed, tok, "compound")):
-            return True
+        if any(k.tag in ("NN", "NNS") or _calendar_name(k) for k in dependents(parsed, tok, "compound")):
+            return True  # also "Saturday night" -> "Saturday day", "June evening"
         if any(named_phrase(a.lemma, tok.lemma) for a in dependents(parsed, tok, "amod")):
             return True
     return any(lexicalised_pair(a.text, a.lemma, a.pos, b.text, b.lemma, b.pos) for a, b in word_pairs(parsed, index))
@@ -354,7 +364,7 @@ def _records_a_level(parsed: ParsedSentence, at: int | None) -> bool:
 
 QUANTITY_ADJECTIVES = frozenset(
     {"whole", "entire", "other", "same", "single", "many", "few", "several", "various", "own", "certain", "such",
-     "past", "last", "latest", "next", "only", "middle"}
+     "past", "last", "latest", "next", "only", "middle", "much"}
 )  # fmt: skip
 """Adjectives that work like determiners or quantifiers: WordNet's antonyms for them are wrong or stiff ("the whole
 yard" -> "the fractional yard", "each other" -> "each same", "any other" -> "any same", "in many months" -> "in few

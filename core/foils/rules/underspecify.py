@@ -73,6 +73,8 @@ _PP_GOVERNORS = frozenset(
 likely as those in other towns" -> "as those"."""
 _MANNER_VERBS = frozenset({"act", "behave", "fare", "word", "conduct"})
 """Verbs that need their manner: "had acted unlawfully" -> "had acted", "behaved badly" -> "behaved"."""
+_MEASURED_WORDS = frozenset({"ago", "away", "apart", "long", "wide", "tall", "high", "deep", "old", "later", "earlier"})
+"""Words whose measure phrase completes them: "weeks ago", "40 light years away", "three miles apart"."""
 _GO_COMPLEMENTS = frozenset({"prep", "dobj", "acomp", "xcomp", "advcl", "prt", "npadvmod"})
 """What else "go" may have beside a manner adverb: with none of them, the manner is what "went" says."""
 _PP_HEAD_DEPS = frozenset({"prep", "agent"})
@@ -99,7 +101,7 @@ _COMPLEMENT_PREPOSITIONS = {
     "smell": ("of", "like"), "taste": ("of", "like"), "reek": ("of",), "date": ("from", "back"), "mistake": ("for",),
     "mistook": ("for",),  # the small model's lemma of "mistook"
     "bring": ("under",), "bar": ("from",), "ban": ("from",), "prevent": ("from",), "prohibit": ("from",),
-    "deter": ("from",), "design": ("for",), "blaze": ("with",),
+    "deter": ("from",), "design": ("for",), "blaze": ("with",), "speak": ("of",), "regard": ("with", "as"),
 }  # fmt: skip
 """Verbs that need one kind of phrase, and only that one: "a wind that smelt of the sea" -> "that smelt", "a floor
 dating from the second century" -> "a floor dating", "mistook her reserve for pride" -> "mistook her reserve" (but
@@ -177,6 +179,11 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
         return None  # "pre-rendered" minus "pre" is no word
     if tok.dep in ("xcomp", "ccomp", "csubj"):
         return None  # a complement clause: "a prophecy he seemed quite determined to fulfil" -> "... determined."
+    after_and = tok.i > 0 and parsed.tokens[tok.i - 1].dep == "cc"
+    if (tok.dep == "conj" and any(k.dep == "cc" for k in dependents(parsed, governor(parsed, tok) or tok))) or (
+        after_and and tok.dep == "compound"
+    ):
+        return None  # one of a pair: "a smell of lavender and camphor clung" -> "a smell of lavender and clung"
     if _object_in_disguise(parsed, tok):
         return None  # "You should bring sunscreen" read as an adverb -> "You should bring even if ..."
     if role in _MODIFIER_ROLES and idx.is_leaf(var) and tok.dep not in _PP_HEAD_DEPS | {"pobj"}:
@@ -188,8 +195,8 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
     prep = tok if tok.dep in _PP_HEAD_DEPS else head
     if in_pp and (_completes_its_head(parsed, prep) or _empty_phrase(parsed, prep)):
         return None
-    if tok.dep in NOUN_ADVERBIAL_DEPS and head.text.lower() == "ago":
-        return None  # "booked weeks ago" -> "booked ago"
+    if tok.dep in NOUN_ADVERBIAL_DEPS and head.text.lower() in _MEASURED_WORDS:
+        return None  # "booked weeks ago" -> "booked ago", "a planet 40 light years away" -> "a planet away"
     verb = head_token(parsed, parent)
     lemma = verb.lemma.lower() if verb is not None else ""
     if role == ":location" and lemma in _LOCATIVE_VERBS:
@@ -324,6 +331,8 @@ def _completes_its_head(parsed: ParsedSentence, prep: Token) -> bool:
         return True
     if prep.text.lower() in _COMPLEMENT_PREPOSITIONS.get(lemma, ()):
         return True
+    if gov.tag == "JJS" and prep.text.lower() == "of":
+        return True  # a superlative's group: "was the highest of compliments" -> "was the highest."
     if gov.dep in ("acl", "advcl") and gov.tag in ("VBN", "VBG") and [t.i for t in dependents(parsed, gov)] == [prep.i]:
         return True  # a participle needs its only phrase: "a bay reserved for residents" -> "a bay reserved",
         # "..., finishing in two hours" -> "..., finishing."
