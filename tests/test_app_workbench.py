@@ -53,12 +53,16 @@ def table_rules(screen: WorkbenchScreen) -> list[str]:
     return [str(table.get_row_at(i)[1]) for i in range(table.row_count)]
 
 
+EVERY_RULE = "The young doctor quickly treated the injured dog."  # HS has "dog" -> "canine" ("doctor": none)
+EVERY_RULE_PARAPHRASE = "The injured dog was quickly treated by the young doctor."
+
+
 def test_type_a_sentence_apply_each_rule_accept_two_and_export(tmp_path: Path) -> None:
     async def scenario() -> None:
         app = app_for(tmp_path)
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
-            screen = await craft(app, pilot, SENTENCE, PARAPHRASE)
+            screen = await craft(app, pilot, EVERY_RULE, EVERY_RULE_PARAPHRASE)
             assert isinstance(screen, WorkbenchScreen)
             # the graph, with the words each node aligns to
             assert "treat-01" in str(screen.query_one("#graph").root.label)
@@ -119,7 +123,7 @@ def test_type_a_sentence_apply_each_rule_accept_two_and_export(tmp_path: Path) -
         records = [json.loads(line) for line in (tmp_path / "foils.jsonl").read_text().splitlines()]
         assert [r["foil"] for r in records] == accepted
         for rec in records:
-            assert rec["source"] == SENTENCE and rec["paraphrase"] == PARAPHRASE
+            assert rec["source"] == EVERY_RULE and rec["paraphrase"] == EVERY_RULE_PARAPHRASE
             assert rec["rule"] in RULES and rec["graph_after"] and rec["description"]
             assert set(rec["spotcheck"]) == set(MODELS)
             assert all(c["reference"] == "paraphrase" for c in rec["spotcheck"].values())
