@@ -19,6 +19,7 @@ from core.foils.amr.graph import (
     remove_leaf,
     remove_node,
 )
+from core.foils.realize.morph import base_form, past_tense_lemma
 from core.foils.rules.index import (
     NOUN_ADVERBIAL_DEPS,
     PRONOUNS,
@@ -99,7 +100,6 @@ based") or change sense without it ("appealed for witnesses" -> "appealed", "wou
 hear", "reached for the gate" -> "reached")."""
 _COMPLEMENT_PREPOSITIONS = {
     "smell": ("of", "like"), "taste": ("of", "like"), "reek": ("of",), "date": ("from", "back"), "mistake": ("for",),
-    "mistook": ("for",),  # the small model's lemma of "mistook"
     "bring": ("under",), "bar": ("from",), "ban": ("from",), "prevent": ("from",), "prohibit": ("from",),
     "deter": ("from",), "design": ("for",), "blaze": ("with",), "speak": ("of",), "regard": ("with", "as"),
 }  # fmt: skip
@@ -179,11 +179,8 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
         return None  # "pre-rendered" minus "pre" is no word
     if tok.dep in ("xcomp", "ccomp", "csubj"):
         return None  # a complement clause: "a prophecy he seemed quite determined to fulfil" -> "... determined."
-    after_and = tok.i > 0 and parsed.tokens[tok.i - 1].dep == "cc"
-    if (tok.dep == "conj" and any(k.dep == "cc" for k in dependents(parsed, governor(parsed, tok) or tok))) or (
-        after_and and tok.dep == "compound"
-    ):
-        return None  # one of a pair: "a smell of lavender and camphor clung" -> "a smell of lavender and clung"
+    if _one_of_a_pair(parsed, tok):
+        return None  # "a smell of lavender and camphor clung" -> "a smell of lavender and clung"
     if _object_in_disguise(parsed, tok):
         return None  # "You should bring sunscreen" read as an adverb -> "You should bring even if ..."
     if role in _MODIFIER_ROLES and idx.is_leaf(var) and tok.dep not in _PP_HEAD_DEPS | {"pobj"}:
@@ -231,6 +228,14 @@ def _us_kind(parsed: ParsedSentence, idx: GraphIndex, var: str, parent: str, rol
     return None
 
 
+def _one_of_a_pair(parsed: ParsedSentence, tok: Token) -> bool:
+    """``tok`` is a conjunct whose "and"/"or" would stay behind: a ``conj`` beside a coordinator, or a compound right
+    after one (the small parser's "lavender and [camphor clung]")."""
+    if tok.dep == "conj":
+        return any(k.dep == "cc" for k in dependents(parsed, governor(parsed, tok) or tok))
+    return tok.dep == "compound" and tok.i > 0 and parsed.tokens[tok.i - 1].dep == "cc"
+
+
 _OBJECT_DEPS = frozenset({"dobj", "ccomp", "xcomp", "nsubjpass", "attr", "acomp", "oprd", "dative"})
 _ARGUMENT_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj", "attr"})
 
@@ -243,12 +248,12 @@ def _object_in_disguise(parsed: ParsedSentence, tok: Token) -> bool:
     day off" -> "gave the team"; weather verbs do not: "rain all weekend"); a noun adverbial right after a subject or
     object word (the compound "Waiting times" read as a time); an infinitive read as a phrase ("determined to
     fulfil")."""
-    if tok.dep == "pobj" and tok.pos in ("VERB", "AUX") and (head := governor(parsed, tok)) is not None:
-        return head.text.lower() == "to"  # an infinitive read as a phrase: "determined to fulfil" -> "determined."
-    if tok.dep not in ("advmod", "npadvmod"):
-        return False
     head = governor(parsed, tok)
     if head is None:
+        return False
+    if tok.dep == "pobj" and tok.pos in ("VERB", "AUX"):
+        return head.text.lower() == "to"  # an infinitive read as a phrase: "determined to fulfil" -> "determined."
+    if tok.dep not in ("advmod", "npadvmod"):
         return False
     start, after = below(parsed, tok)[0].i, head.i + 1
     datives = dependents(parsed, head, "dative")
@@ -260,12 +265,12 @@ def _object_in_disguise(parsed: ParsedSentence, tok: Token) -> bool:
         return True
     if head.pos != "VERB" or dependents(parsed, head, *(_OBJECT_DEPS - {"dative"})):
         return False
-    from core.foils.rules.wordnet_facts import IMPERSONAL_FRAME, known_as, object_optional, verb_frames
+    from core.foils.rules.wordnet_facts import IMPERSONAL_FRAME, lexname, object_optional, verb_frames
 
     if tok.dep == "advmod":
         if tok.text.lower() in ("there", "here"):
             return head.lemma.lower() in _GOAL_VERBS
-        return not known_as(tok.text, "r")
+        return not lexname(tok.text, "r")  # WordNet knows no adverb "sunscreen", whatever the tagger says
     verb = head.lemma.lower()
     return not object_optional(verb) and IMPERSONAL_FRAME not in verb_frames(verb)
 
@@ -311,12 +316,12 @@ def _noun_called_adjective(parsed: ParsedSentence, tok: Token) -> bool:
     """The tagger calls ``tok`` an adjective of a word that WordNet knows as an adjective, but ``tok`` itself only as
     a noun: the two are read the wrong way round, and the drop leaves the real adjective as a noun ("its sundial
     green with moss" -> "its green with moss"; "a pearl brooch" -> "a brooch" is a real modifier's drop)."""
-    from core.foils.rules.wordnet_facts import known_as
+    from core.foils.rules.wordnet_facts import lexname
 
     word, head = tok.text.lower(), governor(parsed, tok)
     if head is None or not word.isalpha() or word.endswith(("ing", "ed")):
         return False  # a participle is an adjective whatever WordNet lists: "the dripping tap" (not the fat)
-    return not known_as(word, "a") and known_as(word, "n") and known_as(head.text, "a")
+    return not lexname(word, "a") and bool(lexname(word, "n")) and bool(lexname(head.text, "a"))
 
 
 def _completes_its_head(parsed: ParsedSentence, prep: Token) -> bool:
@@ -327,6 +332,9 @@ def _completes_its_head(parsed: ParsedSentence, prep: Token) -> bool:
     if gov is None:
         return False
     lemma = gov.lemma.lower()
+    if gov.pos in ("VERB", "AUX"):  # the small tagger's lemmas, repaired as the realizer repairs them for negation:
+        past = past_tense_lemma(gov.text) if gov.tag in ("VBP", "VBZ") else None  # "mistook" tagged VBP
+        lemma = past or base_form(gov.text, lemma, gov.tag).lower()
     if lemma in _COMPLEMENT_VERBS or gov.text.lower() in _PP_GOVERNORS:
         return True
     if prep.text.lower() in _COMPLEMENT_PREPOSITIONS.get(lemma, ()):
