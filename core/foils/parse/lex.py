@@ -79,13 +79,16 @@ PREP_ROLES: dict[str, str] = {
 }  # fmt: skip
 TIME_PREPS = frozenset({"before", "after", "until", "till", "since"})  # wrapped: (a / after :op1 X)
 
-TIME_NOUNS = frozenset({"morning", "evening", "night", "day", "week", "month", "year", "time", "moment", "hour",
-                        "minute", "second", "afternoon", "noon", "midnight", "dawn", "dusk", "sunset", "sunrise",
-                        "century", "decade", "period", "while", "age", "childhood", "youth", "season", "spring",
-                        "summer", "autumn", "fall", "winter", "christmas", "easter", "weekend", "monday", "tuesday",
-                        "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march",
-                        "april", "june", "july", "august", "september", "october", "november", "december",
-                        "today", "tomorrow", "yesterday", "breakfast", "dinner", "supper", "lunch", "tea"})  # fmt: skip
+CALENDAR_NAMES = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
+                            "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                            "november", "december", "christmas", "easter"})  # fmt: skip
+"""Names of days, months and feasts."""
+TIME_NOUNS = (CALENDAR_NAMES - {"may"}) | frozenset(  # "may" is far more often the modal
+    {"morning", "evening", "night", "day", "week", "month", "year", "time", "moment", "hour", "minute", "second",
+     "afternoon", "noon", "midnight", "dawn", "dusk", "sunset", "sunrise", "century", "decade", "period", "while",
+     "age", "childhood", "youth", "season", "spring", "summer", "autumn", "fall", "winter", "weekend", "today",
+     "tomorrow", "yesterday", "breakfast", "dinner", "supper", "lunch", "tea"}
+)  # fmt: skip
 
 ANIMATE_NOUNS = frozenset({"man", "woman", "child", "boy", "girl", "person", "people", "friend", "father", "mother",
                            "brother", "sister", "son", "daughter", "husband", "wife", "king", "queen", "prince",

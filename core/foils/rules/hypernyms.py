@@ -57,8 +57,7 @@ ABSTRACT_SYNSETS = frozenset(
 # "bread -> solid food", "milk -> dairy product", "economists -> scientists", "valley -> depression",
 # "wind -> weather", "house -> home", "visitors -> travelers", "spokesperson -> advocate", "doctor -> caregiver",
 # "dog -> domestic animal", "head -> body part" (shook her body part), "stair -> device", "fingers -> extremities".
-# Never offered, and not
-# walked through (their own hypernyms are farther).
+# Never offered, and not walked through (their own hypernyms are farther).
 FAR_SYNSETS = frozenset(
     {
         "food.n.02", "dairy_product.n.01", "commodity.n.01", "creator.n.02", "depository.n.01", "scientist.n.01",

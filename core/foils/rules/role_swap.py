@@ -92,24 +92,23 @@ def _animate(parsed: ParsedSentence, idx: GraphIndex, var: str) -> bool:
         return _plural_antecedent_animate(parsed, tok)
     if concept in _ANIMATE_PRONOUNS or concept in ("person", "organization", "company", "government-organization"):
         return True
-    if tok is not None and tok.ent_type in ("PERSON", "ORG", "NORP"):
-        return True
+    return _animate_word(tok.ent_type if tok is not None else "", split_concept(concept)[0])
+
+
+def _animate_word(ent_type: str, lemma: str) -> bool:
+    """A word named as a person or organisation, or whose most frequent WordNet noun sense is a person, animal or
+    group."""
     from core.foils.rules.wordnet_facts import lexname
 
-    return lexname(split_concept(concept)[0], "n") in _ANIMATE_LEXNAMES
+    return ent_type in ("PERSON", "ORG", "NORP") or lexname(lemma, "n") in _ANIMATE_LEXNAMES
 
 
 def _plural_antecedent_animate(parsed: ParsedSentence, pronoun: Token) -> bool:
     """The pronoun "they" stands for the nearest plural noun before it, when the sentence has one: animate only when
     that noun is ("I must have left my reading glasses ... them" -> "they must have left me" and "boil these potatoes
     before I mash them" -> "before they mash me" are refused); with no plural noun before it, "they" is people."""
-    from core.foils.rules.wordnet_facts import lexname
-
     before = [t for t in parsed.tokens[: pronoun.i] if t.tag in ("NNS", "NNPS")]
-    if not before:
-        return True
-    noun = before[-1]
-    return noun.ent_type in ("PERSON", "ORG", "NORP") or lexname(noun.lemma.lower(), "n") in _ANIMATE_LEXNAMES
+    return not before or _animate_word(before[-1].ent_type, before[-1].lemma.lower())
 
 
 def _predicate(parsed: ParsedSentence, idx: GraphIndex, var: str) -> bool:

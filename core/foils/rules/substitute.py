@@ -14,7 +14,7 @@ from core.foils.amr.graph import (
     INSTANCE,
     replace_triple,
 )
-from core.foils.parse.lex import PRONOUNS, adverb_to_adjective
+from core.foils.parse.lex import CALENDAR_NAMES, PRONOUNS, adverb_to_adjective
 from core.foils.realize.morph import inflect
 from core.foils.rules.antonyms import has_antonyms, sense_antonyms
 from core.foils.rules.hypernyms import sense_hypernyms
@@ -114,16 +114,6 @@ def _count_noun(lemma: str) -> bool:
     return plural != lemma.lower() and zipf(plural) >= 3.5
 
 
-_CALENDAR_NAMES = frozenset(
-    {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march",
-     "april", "may", "june", "july", "august", "september", "october", "november", "december", "christmas", "easter"}
-)  # fmt: skip
-
-
-def _calendar_name(tok: Token) -> bool:
-    return tok.text.lower() in _CALENDAR_NAMES
-
-
 def _fixed_expression(parsed: ParsedSentence, index: int | None) -> bool:
     """The word at ``index`` is part of a fixed expression, where a substitute breaks the expression, not the
     meaning: a noun modifying a noun ("bus stop" -> "bus continue"), a phrasal verb ("knocked out"), or a word that
@@ -139,7 +129,7 @@ def _fixed_expression(parsed: ParsedSentence, index: int | None) -> bool:
     if tok.pos == "NOUN":
         # the head of a noun compound ("oat milk" -> "oat dairy product", "opposition leaders" -> "followers"), or a
         # noun an adjective names something else with ("prime minister" -> "prime reverend")
-        if any(k.tag in ("NN", "NNS") or _calendar_name(k) for k in dependents(parsed, tok, "compound")):
+        if any(k.tag in ("NN", "NNS") or k.text.lower() in CALENDAR_NAMES for k in dependents(parsed, tok, "compound")):
             return True  # also "Saturday night" -> "Saturday day", "June evening"
         if any(named_phrase(a.lemma, tok.lemma) for a in dependents(parsed, tok, "amod")):
             return True
@@ -355,11 +345,14 @@ def _records_a_level(parsed: ParsedSentence, at: int | None) -> bool:
     records where the change went, so an antonym of either contradicts the sentence."""
     if at is None or not 0 <= at < len(parsed.tokens):
         return False
+    def level(t: Token) -> bool:
+        return t.pos == "VERB" and t.lemma.lower() in LEVEL_VERBS
+
+    def superlative(t: Token) -> bool:
+        return t.tag in ("JJS", "RBS")
+
     tok = parsed.tokens[at]
-    superlative = any(t.tag in ("JJS", "RBS") for t in parsed.tokens)
-    level = any(t.pos == "VERB" and t.lemma.lower() in LEVEL_VERBS for t in parsed.tokens)
-    is_level = tok.pos == "VERB" and tok.lemma.lower() in LEVEL_VERBS
-    return superlative and level and (is_level or tok.tag in ("JJS", "RBS"))
+    return (level(tok) or superlative(tok)) and any(map(level, parsed.tokens)) and any(map(superlative, parsed.tokens))
 
 
 QUANTITY_ADJECTIVES = frozenset(

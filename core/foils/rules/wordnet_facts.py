@@ -69,15 +69,6 @@ _GENDERS = {"male.n.02": "male", "kinsman.n.01": "male", "female.n.02": "female"
 
 
 @lru_cache(maxsize=8192)
-def known_as(word: str, pos: str) -> bool:
-    """WordNet lists ``word`` (any inflection) as part of speech ``pos`` (``n``, ``v``, ``a`` with satellites, ``r``):
-    "sharply" is an adverb, "sunscreen" and "sundial" only nouns, whatever a tagger calls them."""
-    wn = wordnet()
-    with _QUERY_LOCK:
-        return bool(wn.synsets(word.lower(), pos=pos))
-
-
-@lru_cache(maxsize=8192)
 def sense_gender(name: str) -> str | None:
     """``male`` or ``female`` for a person sense below WordNet's male, female, kinsman or kinswoman ("son",
     "niece"), else None."""
