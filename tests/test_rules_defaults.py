@@ -661,3 +661,22 @@ def test_round_c_guards_double_negatives_shared_auxiliaries_pairs_and_measures()
     ar = realized(["We've been trying to find a babysitter for Saturday night, without much luck."], ("AR", "HS"))
     found = ar["We've been trying to find a babysitter for Saturday night, without much luck."]
     assert not [f for f in found if "Saturday day" in f or "little luck" in f]
+
+
+@needs_wordnet
+def test_rs_reads_animacy_in_context_and_keeps_possessives_orders_and_ellipses_in_place():
+    neighbours = "Our new neighbours brought us a tray of homemade samosas when they moved in."
+    sentences = {
+        "The rabbit has been chewing the skirting boards ever since we let it roam indoors.": "boards have been chewing",
+        "Our neighbour lent us her ladder because ours snapped last autumn.": "",  # "We lent our neighbour her ladder"
+        "Our flat is smaller than theirs, but it gets a lot more sunshine.": "Theirs is",
+        "Don't forget to label the lunchboxes, because the teachers keep finding unclaimed ones.": "because don't",
+        "Long after the guests had departed, he sat alone by the dying fire.": "after he sat",
+        "The old clergyman spoke seldom, but when he did, his words carried a gentle authority.": "he did.",
+    }
+    got = realized([*sentences, neighbours], ("RS",))
+    for sentence, refused in sentences.items():
+        assert not [f for f in got[sentence] if refused in f], (sentence, got[sentence])
+    # "neighbours" leans to "a nearby object" by less than the sense margin: still people, the swap stays
+    assert "We brought our new neighbours a tray of homemade samosas when they moved in." in got[neighbours]
+

@@ -81,7 +81,10 @@ def enumerate_edits(
     out = {}
     for rule in rules:
         wanted = (variants or {}).get(rule)
-        if rule in ("PN", "RS", "US"):
+        if rule == "RS":
+            chosen = tuple(wanted) if wanted else DEFAULT_VARIANTS[rule]
+            out[rule] = rs_edits(parsed, chosen, sense_choice=(lexical or LexicalOptions()).sense_choice)
+        elif rule in ("PN", "US"):
             out[rule] = RULE_FUNCTIONS[rule](parsed, tuple(wanted) if wanted else DEFAULT_VARIANTS[rule])
         else:
             chosen = tuple(wanted) if wanted else DEFAULT_VARIANTS[rule]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import penman
 
@@ -33,9 +33,17 @@ from core.foils.rules.index import (
     quoted,
     split_concept,
 )
-from core.foils.rules.swap_guards import clause_swap_blocked, unswappable_argument, unswappable_event
+from core.foils.rules.lexicon import SENSE_MARGIN
+from core.foils.rules.swap_guards import (
+    clause_swap_blocked,
+    unswappable_argument,
+    unswappable_event,
+)
 from core.foils.rules.variants import DEFAULT_VARIANTS, VARIANTS, _check_variants
 from core.types import Edit, ParsedSentence, Token
+
+if TYPE_CHECKING:
+    from core.foils.rules.senses import SentenceContext
 
 
 def _signature(idx: GraphIndex, var: str) -> tuple[Any, ...] | None:
@@ -83,32 +91,41 @@ _ANIMATE_PRONOUNS = frozenset({"i", "you", "he", "she", "we", "they", "who", "so
 _COMPARED = (":prep-than", ":compared-to")
 
 
-def _animate(parsed: ParsedSentence, idx: GraphIndex, var: str) -> bool:
-    """A person, animal or group: a named person or organisation, a personal pronoun, or a noun whose most
-    frequent WordNet sense is one (the arguments that can trade places with an agent or a recipient)."""
+def _animate(parsed: ParsedSentence, idx: GraphIndex, var: str, senses: SentenceContext | None) -> bool:
+    """A person, animal or group: a named person or organisation, a personal pronoun, or a noun that is one
+    (:func:`_animate_word`; the arguments that can trade places with an agent or a recipient)."""
     concept = idx.concepts.get(var, "")
     tok = head_token(parsed, var)
     if concept == "they" and tok is not None:
-        return _plural_antecedent_animate(parsed, tok)
+        return _plural_antecedent_animate(parsed, tok, senses)
     if concept in _ANIMATE_PRONOUNS or concept in ("person", "organization", "company", "government-organization"):
         return True
-    return _animate_word(tok.ent_type if tok is not None else "", split_concept(concept)[0])
+    ent_type, at = (tok.ent_type, tok.i) if tok is not None else ("", None)
+    return _animate_word(ent_type, split_concept(concept)[0], senses, at)
 
 
-def _animate_word(ent_type: str, lemma: str) -> bool:
-    """A word named as a person or organisation, or whose most frequent WordNet noun sense is a person, animal or
-    group."""
-    from core.foils.rules.wordnet_facts import lexname
+def _animate_word(ent_type: str, lemma: str, senses: SentenceContext | None = None, at: int | None = None) -> bool:
+    """A word named as a person or organisation, or a noun whose most frequent WordNet sense is a person, animal or
+    group, unless its sense at token ``at`` of its sentence (``senses``) is clearly another: "the skirting boards"
+    are no board of directors."""
+    from core.foils.rules.wordnet_facts import lexname, synset_lexname
 
-    return ent_type in ("PERSON", "ORG", "NORP") or lexname(lemma, "n") in _ANIMATE_LEXNAMES
+    if ent_type in ("PERSON", "ORG", "NORP"):
+        return True
+    if lexname(lemma, "n") not in _ANIMATE_LEXNAMES:
+        return False
+    choice = senses.choose(lemma, "NOUN", at) if senses is not None and at is not None else None
+    if choice is None or choice.method != "vectors" or choice.score - (choice.runner_up_score or 0.0) < SENSE_MARGIN:
+        return True  # "our new neighbours": the vectors lean to "a nearby object of the same kind" by 0.008
+    return synset_lexname(choice.synset) in _ANIMATE_LEXNAMES
 
 
-def _plural_antecedent_animate(parsed: ParsedSentence, pronoun: Token) -> bool:
+def _plural_antecedent_animate(parsed: ParsedSentence, pronoun: Token, senses: SentenceContext | None) -> bool:
     """The pronoun "they" stands for the nearest plural noun before it, when the sentence has one: animate only when
     that noun is ("I must have left my reading glasses ... them" -> "they must have left me" and "boil these potatoes
     before I mash them" -> "before they mash me" are refused); with no plural noun before it, "they" is people."""
     before = [t for t in parsed.tokens[: pronoun.i] if t.tag in ("NNS", "NNPS")]
-    return not before or _animate_word(before[-1].ent_type, before[-1].lemma.lower())
+    return not before or _animate_word(before[-1].ent_type, before[-1].lemma.lower(), senses, before[-1].i)
 
 
 def _predicate(parsed: ParsedSentence, idx: GraphIndex, var: str) -> bool:
@@ -118,10 +135,10 @@ def _predicate(parsed: ParsedSentence, idx: GraphIndex, var: str) -> bool:
     return bool(split_concept(idx.concepts.get(var, ""))[1])
 
 
-def _kind(parsed: ParsedSentence, idx: GraphIndex, var: str) -> str:
+def _kind(parsed: ParsedSentence, idx: GraphIndex, var: str, senses: SentenceContext | None) -> str:
     """The semantic class an argument swap compares: "animate", a noun's WordNet lexicographer class
     (``noun.food``, ``noun.artifact``), or "" when unknown (a pronoun like "it", a clause)."""
-    if _animate(parsed, idx, var):
+    if _animate(parsed, idx, var, senses):
         return "animate"
     tok = head_token(parsed, var)
     if tok is not None and tok.pos not in ("NOUN", "PROPN"):
@@ -146,15 +163,15 @@ def _nominal(parsed: ParsedSentence, var: str) -> bool:
     return tok is not None and tok.pos in ("NOUN", "PROPN")
 
 
-def _can_trade(parsed: ParsedSentence, idx: GraphIndex, a: str, b: str) -> bool:
+def _can_trade(parsed: ParsedSentence, idx: GraphIndex, a: str, b: str, senses: SentenceContext | None) -> bool:
     """Two arguments can trade places: both clauses (the two sides of ``cause-01``), both persons, animals or
     groups ("the nurse examined the patient"), or two nouns of one WordNet class ("the truck hit the car",
     "she prefers tea to coffee"). "The soup brought the waiter" is no role swap a reader accepts: an object
     cannot act (docs/quality-protocol.md, RS)."""
     if _predicate(parsed, idx, a) and _predicate(parsed, idx, b):
         return True
-    kind = _kind(parsed, idx, a)
-    return bool(kind) and kind == _kind(parsed, idx, b)
+    kind = _kind(parsed, idx, a, senses)
+    return bool(kind) and kind == _kind(parsed, idx, b, senses)
 
 
 _CLAUSE_ROLES = (":concession",)  # "although A, B" <-> "although B, A": any tenses
@@ -165,7 +182,8 @@ _TEMPORAL_CONNECTIVES = frozenset(
 
 
 def _tense(parsed: ParsedSentence, var: str) -> str | None:
-    """ "past" / "present" for a clause whose verb group has no modal or future ("will"), else None."""
+    """ "past" / "present" (with " perfect" for "had gone", "has gone") for a clause whose verb group has no modal
+    or future ("will"), else None."""
     tok = head_token(parsed, var)
     if tok is None:
         return None
@@ -175,7 +193,8 @@ def _tense(parsed: ParsedSentence, var: str) -> str | None:
     finite = next((t for t in group if t.tag in ("VBD", "VBZ", "VBP")), None)
     if finite is None:
         return None
-    return "past" if finite.tag == "VBD" else "present"
+    perfect = any(t.lemma == "have" and t.dep == "aux" for t in group)
+    return ("past" if finite.tag == "VBD" else "present") + (" perfect" if perfect else "")
 
 
 _SWAP_SUBORDINATORS = {
@@ -256,6 +275,8 @@ def _pair_edit(parsed: ParsedSentence, idx: GraphIndex, event: str, a: str, b: s
             return None  # "said it began in 1987 since ticket sales were higher"
     elif any(unswappable_argument(parsed, v, event) for v in (a, b)) or unswappable_event(parsed, event, recipient=variant == "recipient"):
         return None
+    if variant == "recipient" and ra == ":ARG0" and _given_belongs(parsed, idx, event):
+        return None  # "Our neighbour lent us her ladder" -> "We lent our neighbour her ladder": her own ladder
     pair = ((event, ra, a), (event, rb, b))
     edited = _swap(parsed, idx, *pair)
     if edited is None:
@@ -271,7 +292,15 @@ def _pair_edit(parsed: ParsedSentence, idx: GraphIndex, event: str, a: str, b: s
     )
 
 
-def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS["RS"]) -> list[Edit]:
+def _given_belongs(parsed: ParsedSentence, idx: GraphIndex, event: str) -> bool:
+    """The thing given (``event``'s ARG1) has a possessive pronoun, which names one of the two who trade places."""
+    given = [head_token(parsed, t) for r, t in idx.out.get(event, ()) if r == ":ARG1"]
+    return any(tok is not None and any(t.tag == "PRP$" for t in dependents(parsed, tok, "poss")) for tok in given)
+
+
+def rs_edits(
+    parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS["RS"], sense_choice: str = "vectors"
+) -> list[Edit]:
     """Role swap: two arguments of one predicate that can trade places (docs/foil-rules.md):
 
     - ``agent-patient`` (the paper): ARG0 <-> ARG1 of each event, active or passive, when the two can trade
@@ -284,15 +313,20 @@ def rs_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
     - ``comparison``: the two sides of a comparison ("Tom is taller than his brother");
     - ``clauses``: a main clause and its concessive clause ("although A, B" -> "although B, A");
     - ``two-leaf`` (opt-in, the released code's behaviour): the edges of two leaves anywhere in the graph.
+
+    ``sense_choice`` (``vectors`` | ``prior``) reads a noun's sense in the sentence when its animacy is asked.
     """
+    from core.foils.rules.senses import context_for
+
     _check_variants("RS", variants, VARIANTS["RS"])
     idx = index_for(parsed)
+    senses = context_for(parsed, sense_choice)
     edits: list[Edit] = []
     swapped: set[frozenset[Triple]] = set()  # edge pairs already swapped (argument swaps win over two-leaf)
     for event in idx.order:
         outs = idx.out.get(event, ())
         args = {role: [t for r, t in outs if r == role] for role in (":ARG0", ":ARG1", ":ARG2", *_COMPARED)}
-        pairs = _argument_swaps(parsed, idx, event, args, variants)
+        pairs = _argument_swaps(parsed, idx, event, args, variants, senses)
         edits += pairs
         if "clauses" in variants and _predicate(parsed, idx, event):
             edits += _clause_swaps(parsed, idx, event)
@@ -323,7 +357,12 @@ def _swappable_event(idx: GraphIndex, event: str) -> bool:
 
 
 def _argument_swaps(
-    parsed: ParsedSentence, idx: GraphIndex, event: str, args: dict[str, list[str]], variants: Sequence[str]
+    parsed: ParsedSentence,
+    idx: GraphIndex,
+    event: str,
+    args: dict[str, list[str]],
+    variants: Sequence[str],
+    senses: SentenceContext | None,
 ) -> list[Edit]:
     """``agent-patient`` (and the opt-in ``agent-patient-any``) and ``recipient`` swaps of one event's arguments."""
     found: list[Edit | None] = []
@@ -332,7 +371,7 @@ def _argument_swaps(
     if "agent-patient" in variants or "agent-patient-any" in variants:
         for a in args[":ARG0"]:
             for b in args[":ARG1"]:
-                if _can_trade(parsed, idx, a, b):
+                if _can_trade(parsed, idx, a, b, senses):
                     found.append(_pair_edit(parsed, idx, event, a, b, ":ARG0", ":ARG1", "agent-patient"))
                 elif "agent-patient-any" in variants:  # the paper's swap whatever the arguments
                     found.append(_pair_edit(parsed, idx, event, a, b, ":ARG0", ":ARG1", "agent-patient-any"))
@@ -340,7 +379,7 @@ def _argument_swaps(
         for ra in (":ARG0", ":ARG1"):
             for a in args[ra]:
                 for b in args[":ARG2"]:
-                    if _can_trade(parsed, idx, a, b) and not (
+                    if _can_trade(parsed, idx, a, b, senses) and not (
                         _predicate(parsed, idx, a) or _predicate(parsed, idx, b) or _predicative(parsed, b)
                     ):
                         found.append(_pair_edit(parsed, idx, event, a, b, ra, ":ARG2", "recipient"))

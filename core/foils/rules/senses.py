@@ -227,6 +227,21 @@ class SentenceContext:
         return self._chosen[key]
 
 
+_LAST_CONTEXT: tuple[Any, Any] = (None, None)  # (parsed, SentenceContext): RS, AR and HS share a sentence's senses
+
+
+def context_for(parsed: Any, method: str = "vectors") -> SentenceContext:
+    """The :class:`SentenceContext` of the :class:`~core.types.ParsedSentence` ``parsed``; the last one is reused
+    (RS, AR and HS ask about the same sentence in turn)."""
+    global _LAST_CONTEXT
+    last_parsed, last = _LAST_CONTEXT  # one tuple read: safe when rules run in threads
+    if last_parsed is parsed and last is not None and last.method_asked == method:
+        return last
+    context = SentenceContext(parsed.tokens, method)
+    _LAST_CONTEXT = (parsed, context)
+    return context
+
+
 def choose_sense(lemma: str, pos: str, context: SentenceContext | None, index: int | None) -> SenseChoice | None:
     """The sense of ``lemma`` (as ``pos``) at token ``index`` of ``context``; None when WordNet has no sense.
 

@@ -50,27 +50,11 @@ from core.types import Edit, ParsedSentence, Token
 
 DEFAULT_MAX_CANDIDATES = 3  # WordNet candidates per node for AR/HS (best ranked first)
 
-_LAST_CONTEXT: tuple[Any, Any] = (None, None)  # (parsed, SentenceContext): AR and HS share a sentence's sense choices
-
-
 def _first_sense(synset: str, lemma: str, pos: str) -> bool:
     """``synset`` is the word's first (most frequent) WordNet sense (:func:`core.foils.rules.senses.first_sense`)."""
     from core.foils.rules.senses import first_sense
 
     return synset == first_sense(lemma, pos)
-
-
-def _context_for(parsed: ParsedSentence, method: str) -> Any:
-    """The :class:`core.foils.rules.senses.SentenceContext` of ``parsed``; the last one is reused (AR, then HS)."""
-    global _LAST_CONTEXT
-    from core.foils.rules.senses import SentenceContext
-
-    last_parsed, last = _LAST_CONTEXT  # one tuple read: safe when rules run in threads
-    if last_parsed is parsed and last is not None and last.method_asked == method:
-        return last
-    context = SentenceContext(parsed.tokens, method)
-    _LAST_CONTEXT = (parsed, context)
-    return context
 
 
 _DETERMINER_DEPS = frozenset({"det", "poss", "nummod", "predet"})
@@ -425,7 +409,9 @@ def _lexical_edits(
             if rule == "AR" and not has_antonyms(lemma, pos):
                 continue
             if context is None:
-                context = _context_for(parsed, options.sense_choice)
+                from core.foils.rules.senses import context_for
+
+                context = context_for(parsed, options.sense_choice)
             choice = context.choose(lemma, pos, at)
             if choice is None:
                 continue

@@ -15,7 +15,10 @@ from collections.abc import Sequence
 from core.foils.rules.index import below, dependents, governor, head_token
 from core.types import ParsedSentence, Token
 
-_PRO_FORMS = frozenset({"one", "ones", "that", "those"})
+_STAND_FOR_NOUNS = frozenset({"ones", "mine", "yours", "hers", "ours", "theirs"})
+"""Words that stand for a noun said before them, so they cannot move ahead of it: "Our flat is smaller than theirs"
+-> "Theirs is smaller than our flat"; "... because ours snapped" -> "Ours snapped because ..."."""
+_PRO_FORMS = frozenset({"one", "that", "those"}) | _STAND_FOR_NOUNS
 """A compared side that stands for a noun said before it: "than the one we had" -> "The one we had is ..."."""
 _THIRD_PERSON = {
     **dict.fromkeys(("he", "him", "his", "himself"), "he"),
@@ -85,16 +88,28 @@ def refers_back(moved_first: Sequence[Token], moved_second: Sequence[Token]) -> 
 
 def clause_swap_blocked(parsed: ParsedSentence, first: Token, second: Token) -> bool:
     """Two clauses whose heads are ``first`` (earlier in the sentence) and ``second`` cannot trade places: one is
-    introduced by a subordinator that also reads as a cause ("since", "as"), or the swap puts a pronoun in a main
-    clause before the noun it stands for (:func:`refers_back`); a fronted subordinate clause may hold one ("Even
-    though she bought it, Anna had little money")."""
+    introduced by a subordinator that also reads as a cause ("since", "as"), one is an order or an ellipsis
+    (:func:`_cannot_subordinate`), or the swap puts a pronoun in a main clause before the noun it stands for
+    (:func:`refers_back`, or "ours", "ones"); a fronted subordinate clause may hold one ("Even though she bought it,
+    Anna had little money")."""
     first, second = _clause_root(parsed, first), _clause_root(parsed, second)
     marks = {t.text.lower() for c in (first, second) for t in dependents(parsed, c, "mark")}
-    if marks & _CAUSAL_AMBIGUOUS:
+    if marks & _CAUSAL_AMBIGUOUS or _cannot_subordinate(parsed, first) or _cannot_subordinate(parsed, second):
         return True
     if dependents(parsed, first, "mark", "advmod") and first.dep == "advcl":
         return False  # the front clause keeps its subordinator: "Even though she bought it, Anna had little money"
-    return refers_back(_clause(parsed, second, first), _clause(parsed, first, second))
+    moved_first, moved_second = _clause(parsed, second, first), _clause(parsed, first, second)
+    return refers_back(moved_first, moved_second) or any(t.text.lower() in _STAND_FOR_NOUNS for t in moved_first)
+
+
+def _cannot_subordinate(parsed: ParsedSentence, head: Token) -> bool:
+    """The clause headed by ``head`` cannot become the other clause's subordinate: an imperative ("Don't forget to
+    label them, because ..." -> "..., because don't forget to label them") or an ellipsis ("..., he did")."""
+    subject = dependents(parsed, head, "nsubj", "nsubjpass", "expl")
+    imperative = head.tag == "VB" and head.dep == "ROOT" and not subject
+    done = dependents(parsed, head, "dobj", "ccomp", "xcomp", "attr", "acomp", "prep", "dative", "oprd")
+    elliptical = (head.lemma == "do" and not done) or (head.pos == "AUX" and head.tag == "MD")
+    return imperative or elliptical
 
 
 _CLAUSE_DEPS = frozenset({"ROOT", "advcl", "ccomp", "xcomp", "conj", "relcl", "csubj", "parataxis"})
