@@ -680,3 +680,17 @@ def test_rs_reads_animacy_in_context_and_keeps_possessives_orders_and_ellipses_i
     # "neighbours" leans to "a nearby object" by less than the sense margin: still people, the swap stays
     assert "We brought our new neighbours a tray of homemade samosas when they moved in." in got[neighbours]
 
+
+@needs_wordnet
+def test_hs_ar_refuse_the_pairs_no_judged_foil_made_usable():
+    got = realized(
+        [
+            "The child regarded the stranger with grave curiosity.",
+            "Strong winds are expected along the northern coast.",
+            "The referee gave our striker a yellow card.",
+            "Two men were arrested in connection with the theft.",
+        ],
+        ("AR", "HS"),
+    )
+    found = [f for foils in got.values() for f in foils]
+    assert not [f for f in found if re.search(r"\b(intruder|shore|paper|civilians)\b", f)], found

@@ -56,7 +56,9 @@ ABSTRACT_SYNSETS = frozenset(
 # less specific in ordinary use, whatever the word below them: "farmers -> creators", "museum -> repository",
 # "bread -> solid food", "milk -> dairy product", "economists -> scientists", "valley -> depression",
 # "wind -> weather", "house -> home", "visitors -> travelers", "spokesperson -> advocate", "doctor -> caregiver",
-# "dog -> domestic animal", "head -> body part" (shook her body part), "stair -> device", "fingers -> extremities".
+# "dog -> domestic animal", "head -> body part" (shook her body part), "stair -> device", "fingers -> extremities",
+# "strangers -> intruders" (0 of 5 usable), "coast -> shore" (says the same), "a yellow card -> a yellow paper",
+# "ranchers -> farmers".
 # Never offered, and not walked through (their own hypernyms are farther).
 FAR_SYNSETS = frozenset(
     {
@@ -67,7 +69,8 @@ FAR_SYNSETS = frozenset(
         "hosiery.n.01", "antigen.n.01", "advocate.n.01", "traveler.n.01", "representation.n.02", "conduit.n.01",
         "output.n.02", "facility.n.01", "protective_covering.n.01", "sense_organ.n.01", "thigh.n.01", "critic.n.02",
         "area.n.01", "space.n.03", "health_professional.n.01", "domestic_animal.n.01", "body_part.n.01",
-        "external_body_part.n.01", "device.n.01", "extremity.n.05",
+        "external_body_part.n.01", "device.n.01", "extremity.n.05", "intruder.n.01", "shore.n.01", "paper.n.01",
+        "farmer.n.01",
     }
 )  # fmt: skip
 

@@ -307,7 +307,7 @@ NOT_OPPOSITES = frozenset(
     for pair in (
         ("walk", "ride"), ("lie", "sit"), ("stand", "sit"), ("lie", "stand"), ("lose", "keep"), ("remain", "change"),
         ("stay", "change"), ("delay", "rush"), ("stop", "continue"), ("sleep", "wake"), ("annual", "perennial"),
-        ("unveil", "veil"), ("former", "latter"),
+        ("unveil", "veil"), ("former", "latter"), ("man", "civilian"), ("withdraw", "advance"),
     )
 )  # fmt: skip
 """WordNet antonym pairs the judged rounds found no opposites in use: co-hyponyms ("walked to the vicarage" -> "rode",
@@ -316,7 +316,8 @@ to drought, a lane lost in snow), "remain"/"stay" -> "change", whose complement 
 contained" -> "changed only partly contained", "the ban would change in place", "from changing long"), and pairs none
 of whose judged foils was usable: "is delayed" -> "is rushed", "stop driving" -> "continue driving" (of "start"),
 "slept but little" -> "woke but little", "annual prize" -> "perennial prize", "unveiled a tablet" -> "veiled",
-"a former generation" -> "a latter generation"."""
+"a former generation" -> "a latter generation", "two men were arrested" -> "two civilians" (the soldier sense of
+"man"), "withdrew from the Madrid Open" -> "advanced from" (the military sense)."""
 
 
 LEVEL_VERBS = frozenset({"rise", "fall", "increase", "decrease", "climb", "drop", "grow", "shrink", "gain", "lose"})
