@@ -155,6 +155,21 @@ def repair_tags(doc: Any) -> tuple[Any, str]:
     return doc, "+".join(done)
 
 
+def repair_lemmas(doc: Any) -> Any:
+    """Give each verb a lemma that inflects back to its word: the small tagger lemmatises "fined" as "fin", "hoped"
+    as "hop" and "hates" as "hat", so the graph said ``fin-01`` while the realizer writes "did not fine" and the
+    re-parse of a foil reads ``fine-01`` (a "changed" node that fails the round trip). The repair is the realizer's
+    own (:func:`core.foils.realize.morph.base_form`). Returns ``doc``, changed in place."""
+    from core.foils.realize.morph import base_form
+
+    for tok in doc:
+        if tok.pos_ in ("VERB", "AUX") and tok.tag_.startswith("VB") and tok.lemma_:
+            lemma = base_form(tok.text, tok.lemma_, tok.tag_).lower()
+            if lemma != tok.lemma_.lower():
+                tok.lemma_ = lemma
+    return doc
+
+
 def tokens_of(doc: Any) -> tuple[Token, ...]:
     """The :class:`Token` records of a spaCy ``Doc`` (doc-level indices)."""
     return tuple(
@@ -230,7 +245,7 @@ class DependencyParser:
             for n, doc in zip(todo, docs, strict=True):
                 check_cancel(cancel)
                 doc, repair = repair_tags(doc)
-                results[n] = self.parse_doc(doc, repair)
+                results[n] = self.parse_doc(repair_lemmas(doc), repair)
                 done += 1
                 if progress is not None and (done % self.batch_size == 0 or done == total):
                     progress(done, total)
