@@ -694,3 +694,11 @@ def test_hs_ar_refuse_the_pairs_no_judged_foil_made_usable():
     )
     found = [f for foils in got.values() for f in foils]
     assert not [f for f in found if re.search(r"\b(intruder|shore|paper|civilians)\b", f)], found
+
+
+def test_pn_negates_a_coordinated_verb_that_has_its_own_tense():
+    colonel = "The Colonel had served twenty years in India and spoke of it constantly."
+    stores = "The retailer will close 35 stores and cut around 1,200 jobs."
+    got = realized([colonel, stores], ("PN",))
+    assert "The Colonel had served twenty years in India and did not speak of it constantly." in got[colonel]
+    assert not [f for f in got[stores] if "did not cut" in f]  # "cut" shares "will"

@@ -299,8 +299,8 @@ def _clause_predicates(parsed: ParsedSentence, idx: GraphIndex, main: str | None
             continue  # the time or place of an event ("was pleased when he did not present him"): validation refuses it
         if _bare_or_asked(parsed, tok):
             continue
-        if tok.dep == "conj" and not dependents(parsed, tok, "aux", "auxpass") and _has_aux(parsed, governor(parsed, tok)):
-            continue  # a verb sharing the first one's auxiliary: "will close 35 stores and did not cut 1,200 jobs"
+        if _shares_auxiliary(parsed, tok):
+            continue  # "will close 35 stores and did not cut 1,200 jobs"
         if not (_in_time_clause(parsed, tok) or _in_comparison(parsed, tok) or _under_negative_clause(parsed, tok)):
             out.append(var)
     return out
@@ -320,6 +320,21 @@ def _bare_or_asked(parsed: ParsedSentence, tok: Token) -> bool:
 
 def _has_aux(parsed: ParsedSentence, verb: Token | None) -> bool:
     return verb is not None and bool(dependents(parsed, verb, "aux", "auxpass"))
+
+
+def _shares_auxiliary(parsed: ParsedSentence, tok: Token) -> bool:
+    """A coordinated verb without an auxiliary of its own after one that has one, in a form an auxiliary may govern
+    (a base form or a participle: "will close 35 stores and cut 1,200 jobs", "had cooked and made the beds"); a
+    form that can only be a past tense has its own ("had served twenty years in India and spoke of it constantly"
+    -> "... and did not speak of it constantly")."""
+    from lemminflect import getInflection
+
+    from core.foils.realize.morph import base_form
+
+    if tok.dep != "conj" or dependents(parsed, tok, "aux", "auxpass") or not _has_aux(parsed, governor(parsed, tok)):
+        return False
+    lemma, word = base_form(tok.text, tok.lemma, tok.tag), tok.text.lower()
+    return any(word in getInflection(lemma, tag=tag) for tag in ("VB", "VBN", "VBG")) or word == lemma
 
 
 def _finite(parsed: ParsedSentence, tok: Token) -> bool:
