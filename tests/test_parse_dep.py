@@ -488,3 +488,13 @@ def test_verb_lemmas_inflect_back_to_their_words(parser):
     assert "fine-01" in concepts["Regulators fined the club."]
     assert "hate-01" in concepts["He hates a messy kitchen."]
     assert "hope-01" in concepts["She hoped for rain."]
+
+
+def test_so_after_a_comma_makes_the_first_clause_the_reason(parser):
+    # spaCy reads the first clause of "A, so B" as a complement of B; AMR's reading is (cause-01 :ARG0 A :ARG1 B)
+    p = one(parser, "We missed the ferry by two minutes, so we had lunch at the harbour café.")
+    assert p.graph.top == var_of(p, "cause-01")
+    assert has(p, "cause-01", ":ARG0", "miss-01") and has(p, "cause-01", ":ARG1", "have-01")
+    assert "so" not in concepts(p).values()
+    purpose = one(parser, "She spoke slowly, so that everyone understood.")
+    assert "cause-01" not in concepts(purpose).values()

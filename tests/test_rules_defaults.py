@@ -702,3 +702,8 @@ def test_pn_negates_a_coordinated_verb_that_has_its_own_tense():
     got = realized([colonel, stores], ("PN",))
     assert "The Colonel had served twenty years in India and did not speak of it constantly." in got[colonel]
     assert not [f for f in got[stores] if "did not cut" in f]  # "cut" shares "will"
+
+
+def test_rs_swaps_a_so_clause_with_its_reason():
+    ferry = "We missed the ferry by two minutes, so we had lunch at the harbour café."
+    assert "We had lunch at the harbour café, so we missed the ferry by two minutes." in realized([ferry], ("RS",))[ferry]

@@ -329,6 +329,12 @@ class GraphBuilder(Modifiers):
     def _dep_ccomp(self, c: _Clause, k: Any) -> None:
         if any(m.dep_ == "mark" and m.lower_ in CAUSE_MARKS for m in k.children):
             self._dep_advcl(c, k)  # spaCy reads "left not because ..." as a ccomp
+        elif (so := _result_so(c.pred, k)) is not None:  # the reason of "A, so B": (c / cause-01 :ARG0 A :ARG1 B)
+            self.done.add(so.i)
+            kv = self._build(k)
+            if kv is not None:
+                c.causes.append(kv)
+                c.cause_toks.append(so.i)
         else:
             self._dep_complement(c, k)
 
@@ -440,6 +446,18 @@ class GraphBuilder(Modifiers):
         for extra in c.causes[1:]:
             g.add(cvar, ":ARG0", extra)
         return cvar
+
+
+def _result_so(pred: Any, clause: Any) -> Any:
+    """The "so" after a comma that makes ``clause`` (read by spaCy as a complement before ``pred``) the reason of
+    ``pred``'s clause ("We missed the ferry, so we had lunch"), or None; "so that" is a purpose."""
+    if clause.i > pred.i:
+        return None
+    doc = pred.doc
+    for k in pred.children:
+        if k.dep_ == "advmod" and k.lower_ == "so" and clause.right_edge.i < k.i < pred.i and doc[k.i - 1].text in ",;":
+            return k if doc[k.i + 1].lower_ != "that" else None
+    return None
 
 
 _Handler = Callable[[GraphBuilder, _Clause, Any], None]

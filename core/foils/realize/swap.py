@@ -38,7 +38,11 @@ def _phrase(sent: Sentence, tok: Token, other: Token) -> tuple[int, int]:
             return True
         return t.dep in ("prep", "agent", "dative") and not set(sent.subtree(i)) <= run
 
-    while lo < tok.i and dangling(lo):
+    def connective(i: int) -> bool:  # the "so" of "A, so B" stays between the clauses when they trade places
+        t = sent.tok(i)
+        return t.dep == "advmod" and t.text.lower() == "so" and t.head == tok.i
+
+    while lo < tok.i and (dangling(lo) or connective(lo)):
         lo += 1
     while hi > tok.i and dangling(hi):
         hi -= 1
