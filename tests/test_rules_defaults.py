@@ -707,3 +707,16 @@ def test_pn_negates_a_coordinated_verb_that_has_its_own_tense():
 def test_rs_swaps_a_so_clause_with_its_reason():
     ferry = "We missed the ferry by two minutes, so we had lunch at the harbour café."
     assert "We had lunch at the harbour café, so we missed the ferry by two minutes." in realized([ferry], ("RS",))[ferry]
+
+
+@needs_wordnet
+def test_ar_refuses_a_verb_antonym_without_the_recipient_the_source_verb_names():
+    from core.foils.rules.substitute import _complements
+
+    sold, opened = "The old mill was sold at auction to a young couple.", "They plan to open the mill to visitors."
+    assert not [f for f in realized([sold], ("AR",))[sold] if "bought" in f]  # "was bought ... to a young couple"
+    uses = {}
+    for p in DependencyParser().parse([sold, opened]):
+        verb = next(t for t in p.tokens if t.lemma in ("sell", "open"))
+        uses[verb.lemma] = _complements(p, verb)
+    assert "to-somebody" in uses["sell"] and "to-somebody" not in uses["open"]  # open's frames name no recipient

@@ -140,6 +140,7 @@ FRAME_NEEDS: Mapping[str, frozenset[int]] = {
     "none": frozenset({1, 2, 3, 4, 6, 7, 12, 13, 22, 23, 27}),  # "The rain continued" -> "The rain discontinued"
     "infinitive": frozenset({24, 25, 28, 32, 35}),
     "clause": frozenset({26, 29, 34}),
+    "to-somebody": frozenset({12, 15}),  # "sold the lighthouse to a couple": "bought ... to a couple" is not English
 }
 """The WordNet sentence frames (``Lemma.frame_ids``) a verb antonym needs for each way the source verb is used:
 AR replaces a verb only by one that takes the same complements ("consented to the match" -> "refused to the
@@ -147,12 +148,15 @@ match", "knew of" -> "ignored of" are refused)."""
 
 
 def _complements(parsed: ParsedSentence, tok: Token) -> set[str]:
-    """How the verb ``tok`` is used here: with a ``dative``, an ``object`` (a passive has one), an ``infinitive``,
-    a ``clause``, or ``none`` of them."""
+    """How the verb ``tok`` is used here: with a ``dative`` (or a person after "to": ``to-somebody``), an
+    ``object`` (a passive has one), an ``infinitive``, a ``clause``, or ``none`` of them."""
     deps = {k.dep: k for k in dependents(parsed, tok)}
     used = set()
     if "dative" in deps:
         used.add("dative")
+    to = [o for k in dependents(parsed, tok, "prep") if k.text.lower() == "to" for o in dependents(parsed, k, "pobj")]
+    if any(_somebody(o) for o in to) and verb_frames(tok.lemma.lower()) & FRAME_NEEDS["to-somebody"]:
+        used.add("to-somebody")  # a recipient the verb's frames name ("sold ... to a couple"; not "open it to visitors")
     if "dobj" in deps or "nsubjpass" in deps or "auxpass" in deps:
         used.add("object")
     if "xcomp" in deps and any(k.dep == "aux" and k.text.lower() == "to" for k in dependents(parsed, deps["xcomp"])):
@@ -160,6 +164,18 @@ def _complements(parsed: ParsedSentence, tok: Token) -> set[str]:
     if "ccomp" in deps:
         used.add("clause")
     return used or {"none"}
+
+
+def _somebody(tok: Token) -> bool:
+    """A person or group: a personal pronoun other than "it", a named person or organisation, or a noun whose most
+    frequent sense is a person or group."""
+    from core.foils.rules.wordnet_facts import lexname
+
+    if tok.pos == "PRON":
+        return tok.text.lower() not in ("it", "this", "that", "which", "what")
+    if tok.ent_type in ("PERSON", "ORG", "NORP"):
+        return True
+    return tok.pos == "NOUN" and lexname(tok.lemma.lower(), "n") in ("noun.person", "noun.group")
 
 
 def _frames_fit(parsed: ParsedSentence, at: int | None, cand: Candidate) -> bool:
@@ -307,7 +323,8 @@ NOT_OPPOSITES = frozenset(
     for pair in (
         ("walk", "ride"), ("lie", "sit"), ("stand", "sit"), ("lie", "stand"), ("lose", "keep"), ("remain", "change"),
         ("stay", "change"), ("delay", "rush"), ("stop", "continue"), ("sleep", "wake"), ("annual", "perennial"),
-        ("unveil", "veil"), ("former", "latter"), ("man", "civilian"), ("withdraw", "advance"),
+        ("unveil", "veil"), ("former", "latter"), ("man", "civilian"), ("withdraw", "advance"), ("worker", "idler"),
+        ("know", "ignore"),
     )
 )  # fmt: skip
 """WordNet antonym pairs the judged rounds found no opposites in use: co-hyponyms ("walked to the vicarage" -> "rode",
@@ -317,7 +334,8 @@ contained" -> "changed only partly contained", "the ban would change in place", 
 of whose judged foils was usable: "is delayed" -> "is rushed", "stop driving" -> "continue driving" (of "start"),
 "slept but little" -> "woke but little", "annual prize" -> "perennial prize", "unveiled a tablet" -> "veiled",
 "a former generation" -> "a latter generation", "two men were arrested" -> "two civilians" (the soldier sense of
-"man"), "withdrew from the Madrid Open" -> "advanced from" (the military sense)."""
+"man"), "withdrew from the Madrid Open" -> "advanced from" (the military sense), "employed 600 workers" -> "600
+idlers", "had known what he would become" -> "had ignored what"."""
 
 
 LEVEL_VERBS = frozenset({"rise", "fall", "increase", "decrease", "climb", "drop", "grow", "shrink", "gain", "lose"})
