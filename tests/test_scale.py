@@ -53,7 +53,7 @@ def reference(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("ref") / "run"
     summary = run_foils(str(SAMPLE), out, validate=False, shard_size=2)
     assert (summary.shards, summary.made, summary.failed) == (10, 10, {})
-    assert summary.counts["foils"] > 80  # real foils, 97 now (an environment without WordNet gives only error records)
+    assert summary.counts["foils"] > 70  # real foils: 80 now, 22 of them AR and HS (an environment without WordNet gives only error records)
     return out
 
 
