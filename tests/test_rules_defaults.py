@@ -689,11 +689,24 @@ def test_hs_ar_refuse_the_pairs_no_judged_foil_made_usable():
             "Strong winds are expected along the northern coast.",
             "The referee gave our striker a yellow card.",
             "Two men were arrested in connection with the theft.",
+            "The new intern handled the angry customer calmly.",
+            "Officials confirmed an outbreak of foot rot among sheep on four farms.",
         ],
         ("AR", "HS"),
     )
     found = [f for foils in got.values() for f in foils]
-    assert not [f for f in found if re.search(r"\b(intruder|shore|paper|civilians)\b", f)], found
+    assert not [f for f in found if re.search(r"\b(intruder|shore|paper|civilians|consumer|workplaces)\b", f)], found
+
+
+@needs_wordnet
+def test_ar_gender_antonyms_agree_with_the_copula_subject_and_a_spouse_title():
+    son = "She had been told that he was the son of a bankrupt."
+    widow = "Mrs. Whitlow, who had buried two husbands, considered herself an authority on marriage."
+    sister = "Anne was more sensible than her elder sister."
+    got = realized([son, widow, sister], ("AR",))
+    assert not [f for f in got[son] if "daughter" in f]  # "he was the daughter"
+    assert not [f for f in got[widow] if "wives" in f]  # Mrs. Whitlow's spouses
+    assert "Anne was more sensible than her elder brother." in got[sister]  # "her" is Anne's: the antonym stays
 
 
 def test_pn_negates_a_coordinated_verb_that_has_its_own_tense():

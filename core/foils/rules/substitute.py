@@ -14,9 +14,10 @@ from core.foils.amr.graph import (
     INSTANCE,
     replace_triple,
 )
-from core.foils.parse.lex import CALENDAR_NAMES, PRONOUNS, adverb_to_adjective
+from core.foils.parse.lex import CALENDAR_NAMES, adverb_to_adjective
 from core.foils.realize.morph import inflect
 from core.foils.rules.antonyms import has_antonyms, sense_antonyms
+from core.foils.rules.gender import gender_clash
 from core.foils.rules.hypernyms import sense_hypernyms
 from core.foils.rules.index import (
     FUNCTION_WORDS,
@@ -45,7 +46,7 @@ from core.foils.rules.lexicon import (
     zipf,
 )
 from core.foils.rules.variants import DEFAULT_VARIANTS
-from core.foils.rules.wordnet_facts import sense_gender, synset_lexname, verb_frames
+from core.foils.rules.wordnet_facts import synset_lexname, verb_frames
 from core.types import Edit, ParsedSentence, Token
 
 DEFAULT_MAX_CANDIDATES = 3  # WordNet candidates per node for AR/HS (best ranked first)
@@ -190,33 +191,6 @@ def _frames_fit(parsed: ParsedSentence, at: int | None, cand: Candidate) -> bool
     return not frames or all(frames & FRAME_NEEDS[use] for use in _complements(parsed, tok))
 
 
-_PRONOUN_OF_GENDER = {"male": "he", "female": "she"}  # the AMR pronoun concept (core.foils.parse.lex.PRONOUNS)
-_GENDERED_WORDS = {
-    "male": frozenset({"mr", "mr.", "sir", "lord", "man", "gentleman", "himself"}),
-    "female": frozenset({"mrs", "mrs.", "miss", "ms", "ms.", "lady", "woman", "herself", "madam"}),
-}
-"""Titles and nouns that fix a person's gender elsewhere in the sentence ("Lady Pemberton was the proudest woman")."""
-_GENDER_OF_NOUN = {
-    **dict.fromkeys(("father", "son", "brother", "husband", "uncle", "nephew", "grandfather", "grandson"), "male"),
-    **dict.fromkeys(("mother", "daughter", "sister", "wife", "aunt", "niece", "grandmother", "granddaughter"), "female"),
-}
-"""Kin terms WordNet files under neither male nor female ("father" is a parent)."""
-
-
-def _pronoun_left_behind(parsed: ParsedSentence, at: int | None, synset: str) -> bool:
-    """A gendered person ("his daughter") whose antonym would leave a later pronoun of the old gender pointing at
-    nobody ("showed his son ... her fishing line") or contradict a title or noun of that gender elsewhere ("Lady
-    Pemberton was the proudest man", "The baronet's daughter was the most agreeable man")."""
-    if at is None:
-        return False
-    gender = sense_gender(synset) or _GENDER_OF_NOUN.get(parsed.tokens[at].lemma.lower())
-    if gender is None:
-        return False
-    if any(PRONOUNS.get(t.text.lower()) == _PRONOUN_OF_GENDER[gender] for t in parsed.tokens[at + 1 :]):
-        return True
-    return any(t.text.lower() in _GENDERED_WORDS[gender] for t in parsed.tokens if t.i != at)
-
-
 def _agent_of_transitive(idx: GraphIndex, var: str) -> bool:
     """``var`` is the ``:ARG0`` of an event that also has an ``:ARG1`` (an agent acting on something: "The hospital
     opened a ward"); the subject of an intransitive event is not ("The plane landed", "The house stood")."""
@@ -261,7 +235,7 @@ def _replacements(
         words = {t.lemma.lower() for t in parsed.tokens} | {t.text.lower() for t in parsed.tokens}
         if any(c.lemma.lower() in words for c in found):
             return []  # the sentence already holds the opposite ("our old apartment ... the new one"; "late ... early")
-        if _pronoun_left_behind(parsed, at, choice.synset):
+        if gender_clash(parsed, at, choice.synset):
             return []  # the same for every antonym of this word: one check, not one per candidate
     if rule == "AR" and _records_a_level(parsed, at):
         return []  # "fell to their lowest level" -> "rose to their lowest level" / "fell to their highest level"

@@ -1,0 +1,59 @@
+"""Gender agreement for an AR antonym of a gendered person ("son" -> "daughter", "husband" -> "wife"): the
+sentence's pronouns, titles and nouns of the old gender must not be left pointing at nobody or contradicted.
+
+>>> from core.types import ParsedSentence, Token
+>>> words = [("He", "PRON", "nsubj", 1), ("was", "AUX", "ROOT", 1), ("the", "DET", "det", 3), ("son", "NOUN", "attr", 1)]
+>>> tokens = tuple(Token(i, w, w.lower(), p, "", d, h, 0) for i, (w, p, d, h) in enumerate(words))
+>>> gender_clash(ParsedSentence("He was the son", None, tokens=tokens), 3, "son.n.01")
+True
+"""
+
+from __future__ import annotations
+
+from core.foils.parse.lex import PRONOUNS
+from core.foils.rules.index import dependents, governor
+from core.foils.rules.wordnet_facts import sense_gender
+from core.types import ParsedSentence, Token
+
+PRONOUN_OF_GENDER = {"male": "he", "female": "she"}  # the AMR pronoun concept (core.foils.parse.lex.PRONOUNS)
+GENDERED_WORDS = {
+    "male": frozenset({"mr", "mr.", "sir", "lord", "man", "gentleman", "himself"}),
+    "female": frozenset({"mrs", "mrs.", "miss", "ms", "ms.", "lady", "woman", "herself", "madam"}),
+}
+"""Titles and nouns that fix a person's gender elsewhere in the sentence ("Lady Pemberton was the proudest woman")."""
+GENDER_OF_NOUN = {
+    **dict.fromkeys(("father", "son", "brother", "husband", "uncle", "nephew", "grandfather", "grandson"), "male"),
+    **dict.fromkeys(("mother", "daughter", "sister", "wife", "aunt", "niece", "grandmother", "granddaughter"), "female"),
+}
+"""Kin terms WordNet files under neither male nor female ("father" is a parent)."""
+SPOUSES = frozenset({"husband", "wife", "widow", "widower", "bride", "bridegroom", "groom"})
+
+
+def gender_clash(parsed: ParsedSentence, at: int | None, synset: str) -> bool:
+    """A gendered person ("his daughter") whose antonym would leave a pronoun of the old gender pointing at nobody
+    ("showed his son ... her fishing line", "he was the son of a bankrupt" -> "he was the daughter") or contradict a
+    title or noun of that gender elsewhere ("Lady Pemberton was the proudest man"); a spouse's antonym must not take
+    the gender of a title beside it ("Mrs. Whitlow, who had buried two husbands" -> "two wives")."""
+    if at is None:
+        return False
+    gender = sense_gender(synset) or GENDER_OF_NOUN.get(parsed.tokens[at].lemma.lower())
+    if gender is None:
+        return False
+    others = [t for t in parsed.tokens if t.i != at]
+    said_of = _copula_subject(parsed, parsed.tokens[at])  # "he" of "he was the son of a bankrupt"
+    pronouns = [t for t in others if t.i > at or (said_of is not None and t.i == said_of.i)]
+    if any(PRONOUNS.get(t.text.lower()) == PRONOUN_OF_GENDER[gender] for t in pronouns):
+        return True
+    if any(t.text.lower() in GENDERED_WORDS[gender] for t in others):
+        return True
+    new = "female" if gender == "male" else "male"
+    spouse = parsed.tokens[at].lemma.lower() in SPOUSES
+    return spouse and any(t.text.lower() in GENDERED_WORDS[new] for t in others)
+
+
+def _copula_subject(parsed: ParsedSentence, tok: Token) -> Token | None:
+    """The subject of the copula whose predicate noun ``tok`` is (or heads a conjunct of), else None."""
+    while tok.dep == "conj" and (up := governor(parsed, tok)) is not None:
+        tok = up
+    verb = governor(parsed, tok) if tok.dep == "attr" else None
+    return next(iter(dependents(parsed, verb, "nsubj")), None) if verb is not None else None
