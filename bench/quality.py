@@ -302,8 +302,10 @@ def generate(label: str, data: Path = DATA) -> Path:
     register = {sid: reg for reg, sid, _ in sentences}
     order = {sid: n for n, (_, sid, _) in enumerate(sentences)}
     rows = [InputRow(id=sid, sentence=text) for _, sid, text in sentences]
-    kept = []
+    kept, errors = [], []
     for rec in pipe.run(rows, validate=True):
+        if rec.get("error"):
+            errors.append(f"{rec.get('row_id')}: {rec['error']}")
         if rec.get("kept") and rec.get("foil"):
             sid = rec["row_id"]
             kept.append(
@@ -323,6 +325,10 @@ def generate(label: str, data: Path = DATA) -> Path:
     path = foils_path(label, data)
     atomic_write_jsonl(path, [{**f, "run": meta} for f in kept])
     print(f"{len(kept)} kept foils of {len(sentences)} sentences -> {path}")
+    if errors:  # a parse or rule failure must not pass for a sentence without foils
+        print(f"{len(errors)} records carry an error (first: {errors[0]})", file=sys.stderr)
+    if sentences and not kept:
+        print("warning: no foil was kept: check the parser and WordNet set-up", file=sys.stderr)
     return path
 
 
