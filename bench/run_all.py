@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SKIP = {"common.py", "run_all.py", "quality.py"}  # quality.py: judged quality, not timed; its generate writes data
+SKIP = {"common.py", "run_all.py", "quality.py", "fluency_judged.py"}  # judged quality, not timed; run by hand
 
 
 def main() -> int:
