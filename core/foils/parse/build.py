@@ -455,7 +455,7 @@ def _result_so(pred: Any, clause: Any) -> Any:
         return None
     doc = pred.doc
     for k in pred.children:
-        if k.dep_ == "advmod" and k.lower_ == "so" and clause.right_edge.i < k.i < pred.i and doc[k.i - 1].text in ",;":
+        if k.dep_ in ("advmod", "mark") and k.lower_ == "so" and clause.right_edge.i < k.i < pred.i and doc[k.i - 1].text in ",;":
             return k if doc[k.i + 1].lower_ != "that" else None
     return None
 

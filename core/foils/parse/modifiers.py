@@ -31,6 +31,19 @@ from core.foils.parse.words import SUBJ_DEPS, ClauseInfo, Words, is_frame
 
 _WH_ROLES = {"how": ":manner", "why": ":cause", "where": ":location", "when": ":time"}
 _NEG_WORDS = frozenset({"not", "n't", "never", "no", "nt"})
+_SO_DEPS = frozenset({"advmod", "mark"})  # how spaCy attaches the "so" of "A, so B" to B
+
+
+def _result_so_conjunct(conjs: list[Any], cc: Any) -> Any:
+    """The "so" after a comma that opens the only conjunct, with no "and" before it ("The regulators fined the club,
+    so the owners sold the stadium"), or None; "so that" is a purpose. spaCy reads the same words either as two
+    conjuncts or as a complement clause and its head (``build._result_so``): both become one ``cause-01``."""
+    if cc is not None or len(conjs) != 1 or conjs[0].pos_ not in ("VERB", "AUX"):
+        return None
+    so = next((k for k in conjs[0].children if k.dep_ in _SO_DEPS and k.lower_ == "so" and k.i < conjs[0].i), None)
+    if so is None or so.i == 0 or so.doc[so.i - 1].text not in ",;" or so.i != conjs[0].left_edge.i:
+        return None
+    return so if so.i + 1 >= len(so.doc) or so.doc[so.i + 1].lower_ != "that" else None
 
 
 class Modifiers(Words):
@@ -49,6 +62,16 @@ class Modifiers(Words):
 
     def _coordinate(self, first: str, conjs: list[Any], cc: Any, info: ClauseInfo, pred: Any) -> str:
         g = self.g
+        so = _result_so_conjunct(conjs, cc)
+        if so is not None:  # "A, so B" read as two conjuncts: the same (c / cause-01 :ARG0 A :ARG1 B) as build's
+            self.done.add(so.i)
+            own_subj = any(k.dep_ in ("nsubj", "nsubjpass", "expl") for k in conjs[0].children)
+            result = self._build(conjs[0], implicit_subj=None if own_subj else info.subj, no_conj=True)
+            if result is not None:
+                cvar = g.node("cause-01", (so.i,))
+                g.add(cvar, ":ARG0", first)
+                g.add(cvar, ":ARG1", result)
+                return cvar
         word = cc.lower_ if cc is not None else "and"
         concept = {"or": "or", "nor": "or", "but": "contrast-01", "yet": "contrast-01"}.get(word, "and")
         if cc is not None:
