@@ -717,9 +717,13 @@ def test_pn_negates_a_coordinated_verb_that_has_its_own_tense():
     assert not [f for f in got[stores] if "did not cut" in f]  # "cut" shares "will"
 
 
-def test_rs_swaps_a_so_clause_with_its_reason():
+def test_rs_swaps_a_so_clause_with_its_reason_and_pn_negates_its_polite_order():
     ferry = "We missed the ferry by two minutes, so we had lunch at the harbour café."
     assert "We had lunch at the harbour café, so we missed the ferry by two minutes." in realized([ferry], ("RS",))[ferry]
+    floor = "I've booked the cleaners for the ninth, so please clear the bedroom floor by then."
+    assert "I've booked the cleaners for the ninth, so please do not clear the bedroom floor by then." in realized(
+        [floor], ("PN",)
+    )[floor]  # not "so please not clear"
 
 
 @needs_wordnet

@@ -152,8 +152,9 @@ def _negate_verb(work: Work, verb: Token) -> None:
     if verb.lemma.lower() == "be" or verb.tag == "MD":
         _negate_operator(work, verb, verb)
         return
+    polite = any(k.text.lower() == "please" for k in sent.kids(verb.i))  # "so please clear" -> "so please do not clear"
     finite = verb.tag in ("VBZ", "VBD", "VBP") or (
-        verb.tag == "VB" and (verb.dep == "ROOT" or sent.subject(verb.i) is not None)
+        verb.tag == "VB" and (verb.dep == "ROOT" or sent.subject(verb.i) is not None or polite)
     )
     # a main verb tagged as a participle with a subject and no auxiliary is a past tense the tagger misread
     # ("The whole family assembled in the drawing room": VBN)
