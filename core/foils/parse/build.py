@@ -26,7 +26,7 @@ import penman
 
 from core.foils.amr.frames import FrameIndex
 from core.foils.parse.lex import CAUSE_MARKS, ENT_TYPES, MODALS, PRONOUNS, TITLES, words_to_number
-from core.foils.parse.modifiers import Modifiers
+from core.foils.parse.modifiers import Modifiers, result_so
 from core.foils.parse.words import SUBJ_DEPS, Built, ClauseInfo, is_frame
 
 _SKIP_DEPS = frozenset({"punct", "case", "expl", "dep", "space", "quantmod", "preconj", "meta", "_SP", ""})
@@ -449,15 +449,12 @@ class GraphBuilder(Modifiers):
 
 
 def _result_so(pred: Any, clause: Any) -> Any:
-    """The "so" after a comma that makes ``clause`` (read by spaCy as a complement before ``pred``) the reason of
-    ``pred``'s clause ("We missed the ferry, so we had lunch"), or None; "so that" is a purpose."""
+    """The result "so" (:func:`~core.foils.parse.modifiers.result_so`) between ``clause``, read by spaCy as a
+    complement before ``pred``, and ``pred``: ``clause`` is then the reason of ``pred``'s clause ("We missed the
+    ferry, so we had lunch"), or None."""
     if clause.i > pred.i:
         return None
-    doc = pred.doc
-    for k in pred.children:
-        if k.dep_ in ("advmod", "mark") and k.lower_ == "so" and clause.right_edge.i < k.i < pred.i and doc[k.i - 1].text in ",;":
-            return k if doc[k.i + 1].lower_ != "that" else None
-    return None
+    return next((k for k in pred.children if clause.right_edge.i < k.i < pred.i and result_so(k)), None)
 
 
 _Handler = Callable[[GraphBuilder, _Clause, Any], None]

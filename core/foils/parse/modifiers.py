@@ -31,19 +31,25 @@ from core.foils.parse.words import SUBJ_DEPS, ClauseInfo, Words, is_frame
 
 _WH_ROLES = {"how": ":manner", "why": ":cause", "where": ":location", "when": ":time"}
 _NEG_WORDS = frozenset({"not", "n't", "never", "no", "nt"})
-_SO_DEPS = frozenset({"advmod", "mark"})  # how spaCy attaches the "so" of "A, so B" to B
+
+
+def result_so(tok: Any) -> bool:
+    """``tok`` is the "so" of a result after a comma ("We missed the ferry, so we had lunch"), as spaCy attaches it
+    to the second clause (an adverb or a marker); "so that" is a purpose."""
+    doc = tok.doc
+    if tok.lower_ != "so" or tok.dep_ not in ("advmod", "mark") or tok.i == 0 or doc[tok.i - 1].text not in ",;":
+        return False
+    return tok.i + 1 >= len(doc) or doc[tok.i + 1].lower_ != "that"
 
 
 def _result_so_conjunct(conjs: list[Any], cc: Any) -> Any:
-    """The "so" after a comma that opens the only conjunct, with no "and" before it ("The regulators fined the club,
-    so the owners sold the stadium"), or None; "so that" is a purpose. spaCy reads the same words either as two
-    conjuncts or as a complement clause and its head (``build._result_so``): both become one ``cause-01``."""
+    """The result "so" (:func:`result_so`) that opens the only conjunct, with no "and" before it ("The regulators
+    fined the club, so the owners sold the stadium"), or None. spaCy reads the same words either as two conjuncts or
+    as a complement clause and its head (``build._result_so``): both become one ``cause-01``."""
     if cc is not None or len(conjs) != 1 or conjs[0].pos_ not in ("VERB", "AUX"):
         return None
-    so = next((k for k in conjs[0].children if k.dep_ in _SO_DEPS and k.lower_ == "so" and k.i < conjs[0].i), None)
-    if so is None or so.i == 0 or so.doc[so.i - 1].text not in ",;" or so.i != conjs[0].left_edge.i:
-        return None
-    return so if so.i + 1 >= len(so.doc) or so.doc[so.i + 1].lower_ != "that" else None
+    so = conjs[0].left_edge
+    return so if so.head.i == conjs[0].i and result_so(so) else None
 
 
 class Modifiers(Words):
