@@ -241,6 +241,12 @@ def below(parsed: ParsedSentence, tok: Token, stop: frozenset[str] = frozenset()
     return sorted(out, key=lambda t: t.i)
 
 
+def little_degree(parsed: ParsedSentence, tok: Token, words: tuple[str, ...] = ("little",)) -> bool:
+    """``tok`` is one of ``words`` right after "a" or "but": the degree of "a little", "but little" ("a bit" when
+    ``words`` holds "bit"), a set phrase that neither negation nor an antonym may touch."""
+    return tok.text.lower() in words and tok.i > 0 and parsed.tokens[tok.i - 1].text.lower() in ("a", "but")
+
+
 def word_pairs(parsed: ParsedSentence, index: int) -> list[tuple[Token, Token]]:
     """The word at ``index`` with its left and with its right neighbour, when both are alphabetic words (where a
     two-word set phrase can stand: "drawing room", "at last")."""

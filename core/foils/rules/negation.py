@@ -28,6 +28,7 @@ from core.foils.rules.index import (
     governor,
     head_token,
     index_for,
+    little_degree,
     main_of,
     quoted,
     vars_by_head,
@@ -152,9 +153,7 @@ def _resists_negation(parsed: ParsedSentence, var: str, determiner: bool = False
 def _degree_phrase(parsed: ParsedSentence, tok: Token) -> bool:
     """``tok`` ends "a little", "a bit" or "but little" used of its verb, a degree that resists negation: "her hands
     did not tremble a little", "did not hesitate a bit" (now: not at all), "did not sleep but little"."""
-    if tok.text.lower() not in ("little", "bit") or tok.dep not in ("dobj", "npadvmod", "advmod", "conj") or tok.i == 0:
-        return False
-    return parsed.tokens[tok.i - 1].text.lower() in ("a", "but")
+    return tok.dep in ("dobj", "npadvmod", "advmod", "conj") and little_degree(parsed, tok, ("little", "bit"))
 
 
 def _awkward_to_negate(parsed: ParsedSentence, verb: Token) -> bool:

@@ -28,6 +28,7 @@ from core.foils.rules.index import (
     dependents,
     governor,
     index_for,
+    little_degree,
     node_pos,
     quoted,
     split_concept,
@@ -50,6 +51,7 @@ from core.foils.rules.wordnet_facts import synset_lexname, verb_frames
 from core.types import Edit, ParsedSentence, Token
 
 DEFAULT_MAX_CANDIDATES = 3  # WordNet candidates per node for AR/HS (best ranked first)
+
 
 def _first_sense(synset: str, lemma: str, pos: str) -> bool:
     """``synset`` is the word's first (most frequent) WordNet sense (:func:`core.foils.rules.senses.first_sense`)."""
@@ -348,7 +350,7 @@ def _fixed_use(parsed: ParsedSentence, tok: Token) -> bool:
     ill", a verb in the middle voice ("sold for £1.2 million")."""
     before = parsed.tokens[tok.i - 1].text.lower() if tok.i > 0 else ""
     verb = governor(parsed, tok)
-    if (tok.text.lower() == "little" and before in ("a", "but")) or (verb is not None and set_predicate(verb.lemma, tok.text)):
+    if little_degree(parsed, tok) or (verb is not None and set_predicate(verb.lemma, tok.text)):
         return True  # "fell ill" -> "fell well"
     if before == "no" and tok.tag in ("JJ", "JJR", "RBR"):
         return True  # an adjective as a noun after "no" is a set phrase: "come to no good", "would hear no more of it"
