@@ -78,17 +78,17 @@ def enumerate_edits(
         raise ConfigError(f"unknown rule(s): {', '.join(unknown)}", hint=f"rules are: {', '.join(RULES)}")
     if not parsed.ok or not parsed.graph.triples:
         return {rule: [] for rule in rules}
+    options = lexical or LexicalOptions()
     out = {}
     for rule in rules:
         wanted = (variants or {}).get(rule)
+        chosen = tuple(wanted) if wanted else DEFAULT_VARIANTS[rule]
         if rule == "RS":
-            chosen = tuple(wanted) if wanted else DEFAULT_VARIANTS[rule]
-            out[rule] = rs_edits(parsed, chosen, sense_choice=(lexical or LexicalOptions()).sense_choice)
+            out[rule] = rs_edits(parsed, chosen, sense_choice=options.sense_choice)
         elif rule in ("PN", "US"):
-            out[rule] = RULE_FUNCTIONS[rule](parsed, tuple(wanted) if wanted else DEFAULT_VARIANTS[rule])
+            out[rule] = RULE_FUNCTIONS[rule](parsed, chosen)
         else:
-            chosen = tuple(wanted) if wanted else DEFAULT_VARIANTS[rule]
-            out[rule] = RULE_FUNCTIONS[rule](parsed, options=lexical or LexicalOptions(), variants=chosen)
+            out[rule] = RULE_FUNCTIONS[rule](parsed, options=options, variants=chosen)
     return out
 
 
