@@ -40,6 +40,8 @@ def drop(work: Work, edit: Edit, concepts: Mapping[str, str]) -> None:
             stack.append(c)
     _drop_bare_prepositions(work, head, doomed)
     _check_nothing_stranded(work, head, doomed)
+    _check_comparison_kept(work, head, doomed)
+    _check_clause_word_kept(work, head, doomed)
     # a coordinator left without one of its conjuncts
     if head.dep == "conj":
         siblings = [k for k in sent.kids(head.head, "conj") if k.i not in doomed]
@@ -119,3 +121,35 @@ def _check_nothing_stranded(work: Work, head: Token, doomed: set[int]) -> None:
         ]  # what stands before the copula ("so I'll be") is no complement
         if not complements:
             raise Unrealizable(f"dropping '{head.text}' would leave '{governor.text}' without its complement")
+
+
+_COMPARATIVE_WORDS = frozenset({"more", "less", "fewer", "rather", "sooner"})
+
+
+def _check_comparison_kept(work: Work, head: Token, doomed: set[int]) -> None:
+    """Refuse a drop that leaves a "than" without its comparative ("rose more sharply in May than expected" ->
+    "rose in May than expected"). A "than" belongs to the nearest comparative before it."""
+    sent = work.sent
+    for than in (t for t in sent.tokens if t.text.lower() == "than" and t.i not in doomed):
+        comparative = next(
+            (t for t in reversed(sent.tokens[: than.i]) if t.tag in ("JJR", "RBR") or t.text.lower() in _COMPARATIVE_WORDS),
+            None,
+        )
+        if comparative is not None and comparative.i in doomed:
+            raise Unrealizable(f"dropping '{head.text}' would leave 'than' without its comparative")
+
+
+_RELATIVE_WORDS = frozenset({"which", "who", "whom", "whose"})
+
+
+def _check_clause_word_kept(work: Work, head: Token, doomed: set[int]) -> None:
+    """Refuse a drop that takes the word joining a clause to the sentence: a relative pronoun ("a mist, from which
+    only the tops emerged" -> "a mist, only the tops emerged") or a question word after a preposition ("by how
+    slowly the till processed payments" -> "by the till processed payments"); "knew what it would cost" -> "knew
+    it would cost" and "see how deeply it struck him" -> "see it struck him" stay."""
+    sent = work.sent
+    words = [sent.tok(i) for i in sorted(doomed) if sent.tok(i).tag in ("WRB", "WDT", "WP", "WP$")]
+    after_preposition = min(doomed) > 0 and sent.tok(min(doomed) - 1).pos == "ADP"
+    if any(t.text.lower() in _RELATIVE_WORDS for t in words) or (words and after_preposition):
+        raise Unrealizable(f"dropping '{head.text}' would take '{words[0].text}', which joins its clause to the sentence")
+

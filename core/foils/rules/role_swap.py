@@ -151,6 +151,24 @@ def _kind(parsed: ParsedSentence, idx: GraphIndex, var: str, senses: SentenceCon
 _PREDICATIVE_DEPS = frozenset({"oprd", "attr", "acomp", "xcomp"})
 
 
+_THING_SUBJECT_FRAMES = frozenset({5, 10, 11})  # "Something ----s something (Adjective/Noun)", "... somebody"
+
+
+def _things_that_cannot_act(
+    parsed: ParsedSentence, idx: GraphIndex, event: str, agent: str, senses: SentenceContext | None
+) -> bool:
+    """The agent is a thing (and so, by :func:`_can_trade`, is the patient) but no WordNet frame of the verb's main
+    senses has a thing act on something: the thing stands for the people behind it ("The toy shop is giving a balloon to every
+    child", "the museum received a painting"), and the swap makes the other thing act ("A balloon is giving the toy
+    shop ...")."""
+    from core.foils.rules.wordnet_facts import main_sense_frames
+
+    if _predicate(parsed, idx, agent) or _kind(parsed, idx, agent, senses) in ("animate", ""):
+        return False
+    frames = main_sense_frames(split_concept(idx.concepts.get(event, ""))[0])
+    return bool(frames) and not frames & _THING_SUBJECT_FRAMES
+
+
 def _predicative(parsed: ParsedSentence, var: str) -> bool:
     """``var`` is a predicate nominal, not a participant ("was considered the proudest woman", "elected him
     mayor"): swapping it with its subject says the same thing or nothing."""
@@ -371,7 +389,7 @@ def _argument_swaps(
     if "agent-patient" in variants or "agent-patient-any" in variants:
         for a in args[":ARG0"]:
             for b in args[":ARG1"]:
-                if _can_trade(parsed, idx, a, b, senses):
+                if _can_trade(parsed, idx, a, b, senses) and not _things_that_cannot_act(parsed, idx, event, a, senses):
                     found.append(_pair_edit(parsed, idx, event, a, b, ":ARG0", ":ARG1", "agent-patient"))
                 elif "agent-patient-any" in variants:  # the paper's swap whatever the arguments
                     found.append(_pair_edit(parsed, idx, event, a, b, ":ARG0", ":ARG1", "agent-patient-any"))

@@ -53,7 +53,8 @@ loses this much: vectors happily pick a rare sense whose gloss shares words with
 treated the boy": doctor.n.03, "children take the roles of physician or patient", 1 occurrence against 73)."""
 PERSON_SENSE_PENALTY = 0.5
 """Taken off an adjective sense whose gloss restricts it to persons ("used especially of persons") when the
-adjective modifies a thing: WordNet's glosses state these selectional restrictions, the vectors do not see them."""
+adjective modifies a thing, and added to it when the adjective modifies a person or animal: WordNet's glosses state
+these selectional restrictions, the vectors do not see them."""
 _OF_PERSONS = re.compile(
     r"\b(of|for|to) (a )?(person|persons|people|human beings?)\b|\bused (especially )?of persons\b"
 )
@@ -207,17 +208,19 @@ class SentenceContext:
             total += (NEIGHBOUR_WEIGHT if near else 1.0) * row
         return _normalise(total)
 
-    def inanimate_head(self, index: int | None) -> bool:
-        """The word at ``index`` is an adjective modifying a noun that is no person or animal ("old castle")."""
+    def head_kind(self, index: int | None) -> str:
+        """For an adjective at ``index``, what it describes: "thing" (a noun that is no person or animal: "old
+        castle"), "person" (a person or animal: "old locksmith"), or "" (unknown: a name, a pronoun, no noun)."""
         tok = self.tokens.get(index) if index is not None else None
         head = self.tokens.get(tok.head) if tok is not None and tok.dep in ("amod", "acomp") else None
         if tok is not None and tok.dep == "acomp":  # "the castle is old": the subject of the copula
             head = next((t for t in self.tokens.values() if t.head == tok.head and t.dep == "nsubj"), None)
         if head is None or head.pos != "NOUN":
-            return False
+            return ""
         from core.foils.rules.wordnet_facts import lexname
 
-        return lexname((head.lemma or head.text).lower(), "n") not in ("noun.person", "noun.animal", "")
+        kind = lexname((head.lemma or head.text).lower(), "n")
+        return "" if not kind else "person" if kind in ("noun.person", "noun.animal") else "thing"
 
     def choose(self, lemma: str, pos: str, index: int | None) -> SenseChoice | None:
         """:func:`choose_sense` for a word of this sentence, remembered (AR and HS ask for the same words)."""
@@ -265,13 +268,13 @@ def choose_sense(lemma: str, pos: str, context: SentenceContext | None, index: i
         method = "prior"
     else:
         key = lemma.strip().lower().replace(" ", "_")
-        inanimate_head = context.inanimate_head(index) if context is not None else False
+        head = context.head_kind(index) if context is not None and p in ("a", "s") else ""
         scores = []
         for name, pr in zip(names, priors, strict=True):
             gv = gloss_vector(name, key)
             score = (float(ctx @ gv) if gv is not None else 0.0) + PRIOR_WEIGHT * pr
-            if inanimate_head and p in ("a", "s") and _of_persons(name):
-                score -= PERSON_SENSE_PENALTY  # "the old castle": not "old" as in "having lived long"
+            if head and _of_persons(name):  # "the old castle": not "old" as in "having lived long"; "the old
+                score += PERSON_SENSE_PENALTY if head == "person" else -PERSON_SENSE_PENALTY  # locksmith": that one
             scores.append(score)
         method = "vectors"
     if top >= ATTESTED_MIN:  # a rare sense does not beat a common one on word overlap alone ("doctor": not the game)

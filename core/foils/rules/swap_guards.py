@@ -50,6 +50,8 @@ def unswappable_argument(parsed: ParsedSentence, var: str, event: str) -> str | 
         return "a clause set off by commas"  # "Rory Jennings, who plays Tommy Connolly, plays ..."
     if any(t.pos in ("VERB", "AUX") and t.dep in ("acl", "relcl", "xcomp", "ccomp") for t in span[1:]):
         return "a phrase with a clause inside"  # "Peter Jackson's decision to change composers from ... to ..."
+    if own is not None and _holds_verb_phrase(parsed, tok, own):
+        return "a phrase that belongs to the verb"  # "acquitted a porter of theft" -> "A porter of theft acquitted"
     after, parent = span[-1].i + 1, governor(parsed, tok)
     than = parent is not None and parent.text.lower() == "than"
     if than and after < len(parsed.tokens) and parsed.tokens[after].pos == "VERB":
@@ -58,6 +60,15 @@ def unswappable_argument(parsed: ParsedSentence, var: str, event: str) -> str | 
     if tok.dep in ("nsubj", "nsubjpass") and clause and (own is None or parent.i != own.i):
         return "the subject of another clause"
     return None
+
+
+def _holds_verb_phrase(parsed: ParsedSentence, tok: Token, verb: Token) -> bool:
+    """The parser hung on the noun ``tok`` a phrase that one of ``verb``'s WordNet frames puts after the object
+    ("accused the minister of misleading parliament", "acquitted a porter of theft"): it would move with the noun."""
+    from core.foils.rules.wordnet_facts import verb_prepositions
+
+    preps = verb_prepositions(verb.lemma.lower())
+    return any(p.text.lower() in preps and p.i > tok.i for p in dependents(parsed, tok, "prep"))
 
 
 def unswappable_event(parsed: ParsedSentence, var: str, recipient: bool) -> str | None:
@@ -104,12 +115,22 @@ def clause_swap_blocked(parsed: ParsedSentence, first: Token, second: Token) -> 
 
 def _cannot_subordinate(parsed: ParsedSentence, head: Token) -> bool:
     """The clause headed by ``head`` cannot become the other clause's subordinate: an imperative ("Don't forget to
-    label them, because ..." -> "..., because don't forget to label them") or an ellipsis ("..., he did")."""
+    label them, because ..." -> "..., because don't forget to label them"), an ellipsis ("..., he did"), or a
+    clause whose connector belongs to the sentence around it (:func:`_embedded`)."""
     subject = dependents(parsed, head, "nsubj", "nsubjpass", "expl")
     imperative = head.tag == "VB" and head.dep == "ROOT" and not subject
     done = dependents(parsed, head, "dobj", "ccomp", "xcomp", "attr", "acomp", "prep", "dative", "oprd")
     elliptical = (head.lemma == "do" and not done) or (head.pos == "AUX" and head.tag == "MD")
-    return imperative or elliptical
+    return imperative or elliptical or _embedded(parsed, head)
+
+
+def _embedded(parsed: ParsedSentence, head: Token) -> bool:
+    """A relative clause, or a "that" clause: its relative word or "that" stays where the clause was, so the swap
+    reads "the door was opened whenever whose feeble flame trembled" or "said demand doubled after that revenue
+    rose"."""
+    if head.dep == "relcl":
+        return True
+    return head.dep in ("ccomp", "acl") and any(t.text.lower() == "that" for t in dependents(parsed, head, "mark"))
 
 
 _CLAUSE_DEPS = frozenset({"ROOT", "advcl", "ccomp", "xcomp", "conj", "relcl", "csubj", "parataxis"})

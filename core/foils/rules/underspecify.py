@@ -20,6 +20,7 @@ from core.foils.amr.graph import (
     remove_node,
 )
 from core.foils.realize.morph import base_form, past_tense_lemma
+from core.foils.rules.antecedents import strands_pronoun
 from core.foils.rules.index import (
     NOUN_ADVERBIAL_DEPS,
     PRONOUNS,
@@ -407,6 +408,17 @@ def _us_kind_by_role(parsed: ParsedSentence, idx: GraphIndex, var: str, role: st
     return "optional-argument" if re.fullmatch(r":ARG[2-9]", role) else None
 
 
+def _dropped_words(parsed: ParsedSentence, var: str) -> set[int]:
+    """The token indices a drop of ``var`` deletes: its phrase, with the preposition that heads it."""
+    tok = head_token(parsed, var)
+    if tok is None:
+        return set()
+    head = governor(parsed, tok)
+    if tok.dep in ("pobj", "pcomp") and head is not None and head.dep in _PP_HEAD_DEPS:
+        tok = head
+    return {t.i for t in below(parsed, tok)}
+
+
 def us_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS["US"]) -> list[Edit]:
     """Underspecification: drop what the sentence can do without (see :func:`_us_kind`), never leaving a
     dangling preposition, determiner, comparative or quantifier; ``leaf`` (opt-in, the released code's
@@ -426,6 +438,8 @@ def us_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
             if "leaf" not in variants or not idx.is_leaf(var):
                 continue
             kind = "leaf"
+        elif strands_pronoun(parsed, _dropped_words(parsed, var)):
+            continue  # "I gave the receipt to Marta because she handles ..." -> "I gave the receipt because she ..."
         leaf = idx.is_leaf(var)
         make = partial(remove_leaf, idx.graph, var) if leaf else partial(remove_node, idx.graph, var)
         edited = build_edit("US", parsed, idx, make)

@@ -93,6 +93,41 @@ def verb_frames(lemma: str) -> frozenset[int]:
         )  # fmt: skip
 
 
+MAIN_SENSE_SHARE = 0.25  # a main sense is tagged at least this share as often as the verb's top sense
+
+
+@lru_cache(maxsize=8192)
+def main_sense_frames(lemma: str) -> frozenset[int]:
+    """WordNet's sentence frames of the verb's main senses (:data:`MAIN_SENSE_SHARE`; every sense when none is
+    tagged): what the verb usually allows, not what a rare sense does ("the ground gave", "the thing ate").
+
+    >>> 11 in main_sense_frames("destroy"), 11 in main_sense_frames("eat")
+    (True, False)
+    """
+    wn = wordnet()
+    key = lemma.lower().replace(" ", "_")
+    with _QUERY_LOCK:
+        lemmas = [lem for sense in wn.synsets(key, pos="v") for lem in sense.lemmas() if lem.name().lower() == key]
+        top = max((sense_count(lem) for lem in lemmas), default=0)
+        floor = max(1.0, MAIN_SENSE_SHARE * top) if top else 0.0
+        return frozenset(f for lem in lemmas if sense_count(lem) >= floor for f in lem.frame_ids())
+
+
+_FRAME_PREPOSITIONS = {15: "to", 16: "from", 17: "with", 18: "of", 19: "on", 31: "with"}
+"""WordNet's frames with a phrase after the object: 15 "Somebody ----s something to somebody", 16 "... something from
+somebody", 17 "... somebody with something", 18 "... somebody of something", 19 "... something on somebody", 31
+"... something with something"."""
+
+
+def verb_prepositions(lemma: str) -> frozenset[str]:
+    """The prepositions whose phrase follows the object in one of the verb's WordNet frames.
+
+    >>> sorted(verb_prepositions("accuse"))
+    ['of']
+    """
+    return frozenset(_FRAME_PREPOSITIONS[f] for f in verb_frames(lemma) if f in _FRAME_PREPOSITIONS)
+
+
 @lru_cache(maxsize=8192)
 def object_optional(verb: str) -> bool:
     """True when ``verb`` is commonly used without an object (WordNet verb frames, weighted by sense frequency)."""
