@@ -142,8 +142,8 @@ FOIL_EXAMPLES = [
     (
         "The letters were delivered by two old postmen.",
         "AR",
-        {"node": "old", "new_lemma": "new"},  # the sense chosen in context: old.a.02 (not new), not of age
-        "The letters were delivered by two new postmen.",
+        {"node": "old", "new_lemma": "young"},  # old.a.01, "(used especially of persons)": postmen are persons
+        "The letters were delivered by two young postmen.",  # as ../shared/docs/foil-examples.md has it
     ),
     ("He cannot remember her name.", "PN", {"node": "possible-01", "action": "unnegate"}, "He can remember her name."),
     ("He cannot remember her name.", "RS", {"pair": ("he", "she")}, "She cannot remember his name."),
