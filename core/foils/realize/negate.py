@@ -161,6 +161,8 @@ def _negate_verb(work: Work, verb: Token) -> None:
     misread_past = verb.tag == "VBN" and verb.dep == "ROOT" and sent.subject(verb.i) is not None
     if finite or misread_past:
         tag, lemma = ("VBD" if misread_past else verb.tag), verb.lemma
+        if _conjunct_of_an_order(sent, verb):
+            tag = "VB"  # "Wash the cups and put them away" (put: VBD) -> "and do not put them away"
         past = morph.past_tense_lemma(verb.text) if tag in ("VBP", "VBZ") else None
         if past is not None:  # "the bells rang" tagged VBP: "did not ring", not "do not rang"
             tag, lemma = "VBD", past
@@ -179,6 +181,13 @@ def _negate_verb(work: Work, verb: Token) -> None:
         work.replace(verb.i, morph.base_form(verb.text, lemma, tag))
     else:  # participle, gerund or bare infinitive: "not sitting", "not eaten"
         work.insert_before(verb.i, ["not"])
+
+
+def _conjunct_of_an_order(sent: Sentence, verb: Token) -> bool:
+    """``verb`` is coordinated, without a subject, with an imperative ("Wash the cups and put them away")."""
+    head = sent.head(verb)
+    order = head.tag == "VB" and head.dep == "ROOT" and sent.subject(head.i) is None
+    return verb.dep == "conj" and order and sent.subject(verb.i) is None
 
 
 def _negate_operator(work: Work, op: Token, clause: Token) -> None:

@@ -62,7 +62,9 @@ ABSTRACT_SYNSETS = frozenset(
 # eighth session: "in the attic -> in the floor" (0 of 3), "council members -> associates" (1 of 4), "my brother ->
 # my member" (0 of 4), "ceramic tiles -> slabs" (0 of 3), "typewriter -> printing machine", "headmaster -> head
 # teacher", "the second floor -> surface", "jewellery -> decoration", "archaeologists -> anthropologists",
-# "shipment -> product", "wheel -> mechanical device", "flatmate -> friend", "finger -> extremity" (0 of 2 each).
+# "shipment -> product", "wheel -> mechanical device", "flatmate -> friend", "finger -> extremity" (0 of 2 each);
+# "intern -> doctor" (1 of 5), "donors -> helpers", "rival -> contestant" (0 of 2 each, on two sets each), "hat ->
+# clothing" (0 of 3).
 # Never offered, and not walked through (their own hypernyms are farther).
 FAR_SYNSETS = frozenset(
     {
@@ -76,7 +78,8 @@ FAR_SYNSETS = frozenset(
         "external_body_part.n.01", "device.n.01", "extremity.n.05", "intruder.n.01", "shore.n.01", "paper.n.01",
         "farmer.n.01", "consumer.n.01", "workplace.n.01", "floor.n.02", "associate.n.01", "member.n.01", "slab.n.01",
         "printer.n.03", "principal.n.02", "surface.n.01", "decoration.n.01", "anthropologist.n.01",
-        "merchandise.n.01", "mechanical_device.n.01", "friend.n.01", "extremity.n.01",
+        "merchandise.n.01", "mechanical_device.n.01", "friend.n.01", "extremity.n.01", "doctor.n.01",
+        "benefactor.n.01", "contestant.n.01", "clothing.n.01",
     }
 )  # fmt: skip
 

@@ -87,7 +87,7 @@ _NPI_PHRASES = (("at", "all"), ("a", "word"), ("a", "soul"), ("a", "thing"), ("a
 word" -> "would say a word"."""
 _FORMULAS = frozenset({("excuse", "me"), ("pardon", "me"), ("thank", "you"), ("let", "'s"), ("let", "’s")})
 """Set phrases that do not negate with do-support: "Do not excuse me, is this the way?", "Do not let's go"."""
-_BARE_INFINITIVE_GOVERNORS = frozenset({"help", "make", "let", "have", "see", "watch", "hear", "feel", "bid"})
+_BARE_INFINITIVE_GOVERNORS = frozenset({"help", "make", "let", "have", "see", "watch", "hear", "feel", "bid", "bade"})
 """Verbs taking a bare infinitive clause, which does not negate by do-support: "helps fish do not survive"."""
 _ASKING_VERBS = frozenset({"ask", "wonder", "check", "know", "see", "inquire", "enquire"})
 _NPI_TIME = frozenset(
@@ -308,7 +308,14 @@ def _clause_predicates(parsed: ParsedSentence, idx: GraphIndex, main: str | None
 def _bare_or_asked(parsed: ParsedSentence, tok: Token) -> bool:
     """``tok`` heads a bare infinitive clause ("helps fish survive" -> "helps fish do not survive") or an indirect
     yes/no question ("ask whether they offer a trial" asks what "ask whether they do not offer" asks)."""
-    if tok.dep not in ("ccomp", "xcomp") or not 0 <= tok.head < len(parsed.tokens):
+    if not 0 <= tok.head < len(parsed.tokens):
+        return False
+    head = parsed.tokens[tok.head]
+    present_under_past = tok.tag in ("VB", "VBP") and head.tag == "VBD"
+    base_under_present = tok.tag == "VB" and head.tag in ("VBZ", "VBP")
+    if tok.dep == "conj" and (present_under_past or base_under_present) and not dependents(parsed, tok, "aux", "nsubj"):
+        return True  # a bare infinitive read as a conjunct: "gave the boy a shilling and bade him hold his tongue"
+    if tok.dep not in ("ccomp", "xcomp"):
         return False
     verb = parsed.tokens[tok.head].lemma.lower()
     marks = {t.text.lower() for t in dependents(parsed, tok, "mark", "aux")}

@@ -40,6 +40,7 @@ from core.foils.rules.swap_guards import (
     unswappable_event,
 )
 from core.foils.rules.variants import DEFAULT_VARIANTS, VARIANTS, _check_variants
+from core.foils.rules.wordnet_facts import ANIMATE_LEXNAMES
 from core.types import Edit, ParsedSentence, Token
 
 if TYPE_CHECKING:
@@ -86,7 +87,6 @@ def _nested(idx: GraphIndex, a: str, b: str) -> bool:
     return False
 
 
-_ANIMATE_LEXNAMES = frozenset({"noun.person", "noun.animal", "noun.group"})
 _ANIMATE_PRONOUNS = frozenset({"i", "you", "he", "she", "we", "they", "who", "someone", "everyone", "nobody"})
 _COMPARED = (":prep-than", ":compared-to")
 
@@ -105,19 +105,20 @@ def _animate(parsed: ParsedSentence, idx: GraphIndex, var: str, senses: Sentence
 
 
 def _animate_word(ent_type: str, lemma: str, senses: SentenceContext | None = None, at: int | None = None) -> bool:
-    """A word named as a person or organisation, or a noun whose most frequent WordNet sense is a person, animal or
-    group, unless its sense at token ``at`` of its sentence (``senses``) is clearly another: "the skirting boards"
-    are no board of directors."""
-    from core.foils.rules.wordnet_facts import lexname, synset_lexname
+    """A word named as a person or organisation, or a noun whose first WordNet sense is a person, animal or group,
+    unless its sense at token ``at`` of its sentence (``senses``) is clearly another ("the skirting boards" are no
+    board of directors) or, when the vectors cannot tell, most of its tagged uses are another ("flights")."""
+    from core.foils.rules.wordnet_facts import animate_share, lexname, synset_lexname
 
     if ent_type in ("PERSON", "ORG", "NORP"):
         return True
-    if lexname(lemma, "n") not in _ANIMATE_LEXNAMES:
+    if lexname(lemma, "n") not in ANIMATE_LEXNAMES:
         return False
     choice = senses.choose(lemma, "NOUN", at) if senses is not None and at is not None else None
-    if choice is None or choice.method != "vectors" or choice.score - (choice.runner_up_score or 0.0) < SENSE_MARGIN:
-        return True  # "our new neighbours": the vectors lean to "a nearby object of the same kind" by 0.008
-    return synset_lexname(choice.synset) in _ANIMATE_LEXNAMES
+    if choice is not None and choice.method == "vectors" and choice.score - (choice.runner_up_score or 0.0) >= SENSE_MARGIN:
+        return synset_lexname(choice.synset) in ANIMATE_LEXNAMES
+    share = animate_share(lemma)  # "our new neighbours": the vectors lean to "a nearby object" by only 0.008
+    return share is None or share >= 0.5  # "43 flights": a formation of aircraft is not what most flights are
 
 
 def _plural_antecedent_animate(parsed: ParsedSentence, pronoun: Token, senses: SentenceContext | None) -> bool:

@@ -400,6 +400,9 @@ def _left_alone(parsed: ParsedSentence, rule: str, at: int | None) -> bool:
         return True
     if tok.pos == "ADJ" and dependents(parsed, tok, "compound"):
         return True  # a noun the tagger read as an adjective: "the trade fair" -> "the trade unfair"
+    head = governor(parsed, tok)
+    if rule == "AR" and tok.tag == "VBG" and tok.dep == "conj" and head is not None and head.pos in ("NOUN", "PROPN"):
+        return True  # a gerund listed with nouns names an art: "taught French and drawing" -> "French and pushing"
     return rule == "HS" and tok.dep in NOUN_ADVERBIAL_DEPS
 
 

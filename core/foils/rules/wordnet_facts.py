@@ -93,6 +93,28 @@ def verb_frames(lemma: str) -> frozenset[int]:
         )  # fmt: skip
 
 
+ANIMATE_LEXNAMES = frozenset({"noun.person", "noun.animal", "noun.group"})
+
+
+@lru_cache(maxsize=8192)
+def animate_share(noun: str) -> float | None:
+    """The share of the noun's tagged uses (WordNet sense counts) in a person, animal or group sense
+    (:data:`ANIMATE_LEXNAMES`); None when none of its senses is tagged ("neighbour", spelt the British way).
+
+    >>> animate_share("neighbor") > 0.5, animate_share("flight") < 0.5, animate_share("neighbour")
+    (True, True, None)
+    """
+    wn = wordnet()
+    key = noun.lower().replace(" ", "_")
+    with _QUERY_LOCK:
+        counts = [
+            (sense_count(lem), sense.lexname())
+            for sense in wn.synsets(key, pos="n") for lem in sense.lemmas() if lem.name().lower() == key
+        ]  # fmt: skip
+    total = sum(c for c, _ in counts)
+    return sum(c for c, name in counts if name in ANIMATE_LEXNAMES) / total if total else None
+
+
 MAIN_SENSE_SHARE = 0.25  # a main sense is tagged at least this share as often as the verb's top sense
 
 

@@ -1,5 +1,5 @@
-"""The guards of after27 (issue 12, eighth session), each on the real parse of a judged failure and of a sentence the
-guard must leave alone."""
+"""Guards added for failures the judges found (issue 12, eighth session: after27 and after28), each on the real
+parse of a judged failure and of a sentence the guard must leave alone."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from core.foils.parse.dep import DependencyParser
 from core.foils.rules import lexicon
 from core.foils.rules.antecedents import strands_pronoun
-from core.foils.rules.wordnet_facts import main_sense_frames, verb_prepositions
+from core.foils.rules.wordnet_facts import animate_share, main_sense_frames, verb_prepositions
 from tests.test_rules_defaults import realized
 
 needs_wordnet = pytest.mark.skipif(not lexicon.wordnet_available(), reason="WordNet not installed: run `make wordnet`")
@@ -86,3 +86,30 @@ def test_hs_names_a_hypernym_by_its_word_for_that_sense_and_drops_far_ones():
     got = realized([hat, attic], ("HS",))
     assert not [f for f in got[hat] if " wear " in f]  # clothing.n.01 is "clothing" in the tagged corpus, not "wear"
     assert not [f for f in got[attic] if "in the floor" in f]
+
+
+def test_pn_leaves_a_bare_infinitive_read_as_a_conjunct_alone():
+    shilling = "He gave the boy a shilling and bade him hold his tongue."
+    got = realized([shilling], ("PN",))[shilling]
+    assert not [f for f in got if "do not hold" in f]
+    assert "He gave the boy a shilling and did not bid him hold his tongue." in got
+    walked = "She locked the door and walked to the station."  # a conjunct in the tense of its head is negated
+    assert "She locked the door and did not walk to the station." in realized([walked], ("PN",))[walked]
+
+
+@needs_wordnet
+def test_rs_reads_animacy_from_tagged_uses_when_the_vectors_cannot_tell():
+    assert animate_share("flight") < 0.5 < animate_share("neighbor")
+    flights = "Northvale Airport cancelled 43 flights on Monday after a software failure."
+    assert realized([flights], ("RS",), "agent-patient")[flights] == []  # "43 flights cancelled Northvale Airport"
+
+
+@needs_wordnet
+def test_ar_leaves_a_gerund_listed_with_nouns_alone():
+    taught = "The children were taught French and drawing by their governess."
+    assert not [f for f in realized([taught], ("AR",))[taught] if "pushing" in f]
+
+
+def test_pn_negates_a_conjunct_of_an_order_as_an_order():
+    cups = "Wash the cups and put them on the shelf."  # "put" tagged as a past tense
+    assert "Wash the cups and do not put them on the shelf." in realized([cups], ("PN",))[cups]
