@@ -63,6 +63,7 @@ def _can_stand_for(pronoun: str, tok: Token, strict: bool) -> bool:
 
 
 def _animate(tok: Token) -> bool:
+    """A person or animal: a name, or a noun whose first WordNet sense is one."""
     from core.foils.rules.wordnet_facts import lexname
 
     if tok.pos == "PROPN":
@@ -81,7 +82,7 @@ def strands_pronoun(parsed: ParsedSentence, dropped: Collection[int]) -> bool:
         concept = PRONOUNS.get(pronoun.text.lower())
         if concept not in _THIRD_PERSON:
             continue
-        before = [t for t in parsed.tokens[: pronoun.i] if t.i != pronoun.i]
+        before = parsed.tokens[: pronoun.i]
         inside = [t for t in before if t.i in dropped and _can_stand_for(concept, t, strict=True)]
         outside = [t for t in before if t.i not in dropped and _can_stand_for(concept, t, strict=False)]
         together = concept == "they" and sum(_animate(t) for t in before if t.i not in dropped) >= 2

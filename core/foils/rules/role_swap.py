@@ -159,9 +159,8 @@ def _things_that_cannot_act(
     parsed: ParsedSentence, idx: GraphIndex, event: str, agent: str, senses: SentenceContext | None
 ) -> bool:
     """The agent is a thing (and so, by :func:`_can_trade`, is the patient) but no WordNet frame of the verb's main
-    senses has a thing act on something: the thing stands for the people behind it ("The toy shop is giving a balloon to every
-    child", "the museum received a painting"), and the swap makes the other thing act ("A balloon is giving the toy
-    shop ...")."""
+    senses has a thing act on something: the thing stands for the people behind it ("the museum received a
+    painting"), and the swap makes the other thing act ("A rare painting received the museum")."""
     from core.foils.rules.wordnet_facts import main_sense_frames
 
     if _predicate(parsed, idx, agent) or _kind(parsed, idx, agent, senses) in ("animate", ""):

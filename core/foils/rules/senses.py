@@ -273,8 +273,8 @@ def choose_sense(lemma: str, pos: str, context: SentenceContext | None, index: i
         for name, pr in zip(names, priors, strict=True):
             gv = gloss_vector(name, key)
             score = (float(ctx @ gv) if gv is not None else 0.0) + PRIOR_WEIGHT * pr
-            if head and _of_persons(name):  # "the old castle": not "old" as in "having lived long"; "the old
-                score += PERSON_SENSE_PENALTY if head == "person" else -PERSON_SENSE_PENALTY  # locksmith": that one
+            if head and _of_persons(name):  # "the old locksmith" has lived long, "the old castle" has not
+                score += PERSON_SENSE_PENALTY if head == "person" else -PERSON_SENSE_PENALTY
             scores.append(score)
         method = "vectors"
     if top >= ATTESTED_MIN:  # a rare sense does not beat a common one on word overlap alone ("doctor": not the game)

@@ -386,7 +386,8 @@ def _used_as_noun(parsed: ParsedSentence, tok: Token) -> bool:
 
 def _left_alone(parsed: ParsedSentence, rule: str, at: int | None) -> bool:
     """Words AR/HS never replace: parts of fixed expressions, proper nouns the parser did not name ("II", "Sept"),
-    (AR) quantity adjectives and (HS) time adverbials ("this morning" -> "this period")."""
+    nouns the tagger read as adjectives, (AR) quantity adjectives, set uses and gerunds listed with nouns, and (HS)
+    time adverbials ("this morning" -> "this period")."""
     if _fixed_expression(parsed, at) or (at is not None and parsed.tokens[at].tag in ("NNP", "NNPS")):
         return True
     if at is None:
