@@ -1,0 +1,50 @@
+"""How a word is used in its sentence, where WordNet's antonym of the word would misread it: set patterns ("a little
+apart", "fell ill", "no good", "the late artist"), an adjective standing as a noun ("Little was said"), a verb in the
+middle voice ("A painting sold for £1.2 million"). AR leaves such words alone (:func:`set_use`).
+"""
+
+from __future__ import annotations
+
+from core.foils.rules.index import dependents, governor, little_degree
+from core.foils.rules.lexicon import set_predicate
+from core.types import ParsedSentence, Token
+
+
+def set_use(parsed: ParsedSentence, tok: Token) -> bool:
+    """A word used as part of a set pattern WordNet does not list: "a little apart" (somewhat; "a much apart"), "slept
+    but little" (only a little; "but much"), "no good", "no more", "eggs left" (remaining; "eggs arrived"), "fell
+    ill", a verb in the middle voice ("sold for £1.2 million")."""
+    before = parsed.tokens[tok.i - 1].text.lower() if tok.i > 0 else ""
+    verb = governor(parsed, tok)
+    if little_degree(parsed, tok) or (verb is not None and set_predicate(verb.lemma, tok.text)):
+        return True  # "fell ill" -> "fell well"
+    if tok.lemma.lower() == "late" and _the_late(parsed, tok):
+        return True  # "the late artist Mabel Quarrie", "her late husband": dead, not tardy ("the early artist")
+    if tok.lemma.lower() == "little" and _used_as_noun(parsed, tok):
+        return True  # "not much": "Little was said" -> "Big was said", "learned ... very little" -> "very big"
+    if before == "no" and tok.tag in ("JJ", "JJR", "RBR"):
+        return True  # an adjective as a noun after "no" is a set phrase: "come to no good", "would hear no more of it"
+    if tok.lemma.lower() in ("sell", "buy") and not dependents(parsed, tok, "dobj", "auxpass", "nsubjpass"):
+        return True  # the middle voice: "A painting sold for £1.2 million" -> "A painting bought for"
+    return tok.text.lower() == "left" and tok.dep in ("acl", "amod", "advcl") and tok.tag == "VBN"
+
+
+_DEFINITE = frozenset({"the", "his", "her", "their", "my", "our", "your"})
+
+
+def _the_late(parsed: ParsedSentence, tok: Token) -> bool:
+    """``tok`` is "late" after "the" or a possessive, before a person or a name: the dead one."""
+    from core.foils.rules.wordnet_facts import lexname
+
+    if tok.dep != "amod" or tok.i == 0 or parsed.tokens[tok.i - 1].text.lower() not in _DEFINITE:
+        return False
+    noun = governor(parsed, tok)
+    return noun is not None and (noun.pos == "PROPN" or lexname(noun.lemma.lower(), "n") == "noun.person")
+
+
+def _used_as_noun(parsed: ParsedSentence, tok: Token) -> bool:
+    """An adjective standing as a noun: a subject or object, a conjunct of a verb ("learned a great deal and very
+    little"), or the head of a compound ("the trade fair": the tagger's "fair" is the noun)."""
+    verb = 0 <= tok.head < len(parsed.tokens) and parsed.tokens[tok.head].pos in ("VERB", "AUX")
+    nominal = tok.dep in ("nsubj", "nsubjpass", "dobj") or (tok.dep == "conj" and verb)
+    return nominal or bool(dependents(parsed, tok, "compound"))
