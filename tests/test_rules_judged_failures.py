@@ -113,3 +113,21 @@ def test_ar_leaves_a_gerund_listed_with_nouns_alone():
 def test_pn_negates_a_conjunct_of_an_order_as_an_order():
     cups = "Wash the cups and put them on the shelf."  # "put" tagged as a past tense
     assert "Wash the cups and do not put them on the shelf." in realized([cups], ("PN",))[cups]
+
+
+@needs_wordnet
+def test_recurring_failures_of_three_held_out_sets_are_refused():
+    wife, widow = "The vicar's wife counted the silver spoons twice.", "The widow lived alone in the cottage."
+    hidden, hid = "Police found a phone hidden in his shoe.", "He hid the key under the mat."
+    asked, said = "Has anyone fed the cat yet?", "I haven't fed the cat yet."
+    sum_, plumber = "The pottery was sold to an investor for an undisclosed sum.", "Tell Dad the plumber is coming at ten."
+    hs = realized([wife, widow], ("HS",))
+    assert "The vicar's partner counted the silver spoons twice." in hs[wife]
+    assert not [f for f in hs[wife] if "woman" in f]  # the relation goes with a plain "woman"
+    assert "The woman lived alone in the cottage." in hs[widow]
+    ar = realized([hidden, hid, plumber], ("AR",))
+    assert not [f for f in ar[hidden] if "shown" in f] and "He showed the key under the mat." in ar[hid]
+    assert not [f for f in ar[plumber] if "going" in f]
+    us = realized([asked, said, sum_], ("US",))
+    assert "Has anyone fed the cat?" not in us[asked] and "I haven't fed the cat." in us[said]
+    assert not [f for f in us[sum_] if "for a sum" in f]

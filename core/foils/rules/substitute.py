@@ -45,7 +45,7 @@ from core.foils.rules.lexicon import (
     zipf,
 )
 from core.foils.rules.variants import DEFAULT_VARIANTS
-from core.foils.rules.word_use import set_use
+from core.foils.rules.word_use import loses_relation, set_use
 from core.foils.rules.wordnet_facts import synset_lexname, verb_frames
 from core.types import Edit, ParsedSentence, Token
 
@@ -230,7 +230,7 @@ def _replacements(
         found = [c for c in found if frozenset((lemma.lower(), c.lemma.lower())) not in NOT_OPPOSITES]
     at = aligned_token(parsed, var)
     if rule == "HS" and wn_pos(pos) == "n":
-        found = [c for c in found if _fits_number(parsed, at, c.lemma)]
+        found = [c for c in found if _fits_number(parsed, at, c.lemma) and not loses_relation(parsed, at, c.synset)]
     if rule == "AR":
         found = [c for c in found if c.lemma.lower() not in QUANTITY_ADJECTIVES]
         words = {t.lemma.lower() for t in parsed.tokens} | {t.text.lower() for t in parsed.tokens}
@@ -299,7 +299,7 @@ NOT_OPPOSITES = frozenset(
         ("walk", "ride"), ("lie", "sit"), ("stand", "sit"), ("lie", "stand"), ("lose", "keep"), ("remain", "change"),
         ("stay", "change"), ("delay", "rush"), ("stop", "continue"), ("sleep", "wake"), ("annual", "perennial"),
         ("unveil", "veil"), ("former", "latter"), ("man", "civilian"), ("withdraw", "advance"), ("worker", "idler"),
-        ("know", "ignore"),
+        ("know", "ignore"), ("come", "go"),
     )
 )  # fmt: skip
 """WordNet antonym pairs the judged rounds found no opposites in use: co-hyponyms ("walked to the vicarage" -> "rode",
@@ -310,7 +310,8 @@ of whose judged foils was usable: "is delayed" -> "is rushed", "stop driving" ->
 "slept but little" -> "woke but little", "annual prize" -> "perennial prize", "unveiled a tablet" -> "veiled",
 "a former generation" -> "a latter generation", "two men were arrested" -> "two civilians" (the soldier sense of
 "man"), "withdrew from the Madrid Open" -> "advanced from" (the military sense), "employed 600 workers" -> "600
-idlers", "had known what he would become" -> "had ignored what"."""
+idlers", "had known what he would become" -> "had ignored what", "the plumber is coming" -> "is going" (0 of 3:
+each "come" names a destination "go" does not)."""
 
 
 LEVEL_VERBS = frozenset({"rise", "fall", "increase", "decrease", "climb", "drop", "grow", "shrink", "gain", "lose"})

@@ -60,11 +60,13 @@ _EMPTY_DROPS = frozenset(
     {
         "still", "ever", "once", "single", "whole", "sooner", "rather", "honestly", "frankly", "seriously",
         "emphatically", "certainly", "really", "truly", "actually", "literally", "definitely", "indeed",
+        "undisclosed",
     }
 )  # fmt: skip
 """Words whose drop loses no meaning the judges could find (issue 12): concessive "still" after "although",
 "ever"/"once" under a negation, "every single", "the whole class", the speaker's "honestly", "emphatically";
-or breaks a comparison ("would sooner walk ... than")."""
+or breaks a comparison ("would sooner walk ... than"); or leaves an empty phrase ("for an undisclosed sum" -> "for a
+sum", 0 of 2)."""
 _EMPTY_PHRASES = frozenset({("of", "course"), ("in", "fact"), ("at", "once")})
 """Prepositional phrases of the speaker's stance, or fixed: "then, of course, three of them turned up"."""
 _NOT_DROPPED = _KEEP_WORDS | _EMPTY_DROPS
@@ -284,6 +286,8 @@ def _modifier_kind(parsed: ParsedSentence, tok: Token, role: str) -> str | None:
     word = tok.text.lower()
     if word in _NOT_DROPPED or tok.tag in ("JJR", "RBR", "JJS", "RBS") or tok.dep in ("det", "predet", "neg"):
         return None
+    if word == "yet" and parsed.text.rstrip().endswith("?"):
+        return None  # "Has anyone fed the cat yet?" asks what "Has anyone fed the cat?" asks (0 of 2)
     if dependents(parsed, tok, *_CLAUSE_KIDS):
         return None  # "quite" in "quite happy" stays with it; a word with a subject is a clause (a mis-parse)
     if role == ":quant" and (tok.pos != "NUM" or tok.ent_type not in ("", "CARDINAL")):

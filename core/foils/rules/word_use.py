@@ -13,13 +13,15 @@ from core.types import ParsedSentence, Token
 def set_use(parsed: ParsedSentence, tok: Token) -> bool:
     """A word used as part of a set pattern WordNet does not list: "a little apart" (somewhat; "a much apart"), "slept
     but little" (only a little; "but much"), "no good", "no more", "eggs left" (remaining; "eggs arrived"), "fell
-    ill", a verb in the middle voice ("sold for £1.2 million")."""
+    ill", "hidden in" (a place, not an act), a verb in the middle voice ("sold for £1.2 million")."""
     before = parsed.tokens[tok.i - 1].text.lower() if tok.i > 0 else ""
     verb = governor(parsed, tok)
     if little_degree(parsed, tok) or (verb is not None and set_predicate(verb.lemma, tok.text)):
         return True  # "fell ill" -> "fell well"
     if tok.lemma.lower() == "late" and _the_late(parsed, tok):
         return True  # "the late artist Mabel Quarrie", "her late husband": dead, not tardy ("the early artist")
+    if tok.lemma.lower() == "hide" and tok.tag == "VBN":
+        return True  # where a thing lies, not an act: "a phone hidden in his shoe" -> "a phone shown in his shoe"
     if tok.lemma.lower() == "little" and _used_as_noun(parsed, tok):
         return True  # "not much": "Little was said" -> "Big was said", "learned ... very little" -> "very big"
     if before == "no" and tok.tag in ("JJ", "JJR", "RBR"):
@@ -48,3 +50,16 @@ def _used_as_noun(parsed: ParsedSentence, tok: Token) -> bool:
     verb = 0 <= tok.head < len(parsed.tokens) and parsed.tokens[tok.head].pos in ("VERB", "AUX")
     nominal = tok.dep in ("nsubj", "nsubjpass", "dobj") or (tok.dep == "conj" and verb)
     return nominal or bool(dependents(parsed, tok, "compound"))
+
+
+PLAIN_PERSON_SYNSETS = frozenset({"woman.n.01", "man.n.01", "adult.n.01"})
+
+
+def loses_relation(parsed: ParsedSentence, at: int | None, synset: str) -> bool:
+    """A hypernym that names a plain person (:data:`PLAIN_PERSON_SYNSETS`) for a noun that has a possessor: the
+    relation is lost ("the vicar's wife" -> "the vicar's woman", "their mistress" -> "their woman"; 0 of 9 judged
+    usable), where "the widow lived alone" -> "the woman lived alone" keeps its sense."""
+    if synset not in PLAIN_PERSON_SYNSETS or at is None or not 0 <= at < len(parsed.tokens):
+        return False
+    return bool(dependents(parsed, parsed.tokens[at], "poss"))
+
