@@ -83,9 +83,11 @@ def strands_pronoun(parsed: ParsedSentence, dropped: Collection[int]) -> bool:
         if concept not in _THIRD_PERSON:
             continue
         before = parsed.tokens[: pronoun.i]
-        inside = [t for t in before if t.i in dropped and _can_stand_for(concept, t, strict=True)]
-        outside = [t for t in before if t.i not in dropped and _can_stand_for(concept, t, strict=False)]
-        together = concept == "they" and sum(_animate(t) for t in before if t.i not in dropped) >= 2
-        if inside and not outside and not together:  # "the cat chased the puppy ... both of them"
+        if not any(t.i in dropped and _can_stand_for(concept, t, strict=True) for t in before):
+            continue  # the drop takes no word this pronoun can stand for
+        left = [t for t in before if t.i not in dropped]
+        outside = any(_can_stand_for(concept, t, strict=False) for t in left)
+        together = concept == "they" and sum(map(_animate, left)) >= 2  # "the cat chased the puppy ... both of them"
+        if not outside and not together:
             return True
     return False

@@ -317,7 +317,7 @@ def _bare_or_asked(parsed: ParsedSentence, tok: Token) -> bool:
         return True  # a bare infinitive read as a conjunct: "gave the boy a shilling and bade him hold his tongue"
     if tok.dep not in ("ccomp", "xcomp"):
         return False
-    verb = parsed.tokens[tok.head].lemma.lower()
+    verb = head.lemma.lower()
     marks = {t.text.lower() for t in dependents(parsed, tok, "mark", "aux")}
     if verb in _BARE_INFINITIVE_GOVERNORS and not marks:
         return True

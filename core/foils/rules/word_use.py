@@ -47,8 +47,8 @@ def _the_late(parsed: ParsedSentence, tok: Token) -> bool:
 def _used_as_noun(parsed: ParsedSentence, tok: Token) -> bool:
     """An adjective standing as a noun: a subject or object, a conjunct of a verb ("learned a great deal and very
     little"), or the head of a compound ("the trade fair": the tagger's "fair" is the noun)."""
-    verb = 0 <= tok.head < len(parsed.tokens) and parsed.tokens[tok.head].pos in ("VERB", "AUX")
-    nominal = tok.dep in ("nsubj", "nsubjpass", "dobj") or (tok.dep == "conj" and verb)
+    head = governor(parsed, tok)
+    nominal = tok.dep in ("nsubj", "nsubjpass", "dobj") or (tok.dep == "conj" and head is not None and head.pos in ("VERB", "AUX"))
     return nominal or bool(dependents(parsed, tok, "compound"))
 
 

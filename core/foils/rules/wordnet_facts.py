@@ -87,10 +87,7 @@ def verb_frames(lemma: str) -> frozenset[int]:
     wn = wordnet()
     key = lemma.lower().replace(" ", "_")
     with _QUERY_LOCK:
-        return frozenset(
-            f for sense in wn.synsets(key, pos="v") for lem in sense.lemmas() if lem.name().lower() == key
-            for f in lem.frame_ids()
-        )  # fmt: skip
+        return frozenset(f for lem in wn.lemmas(key, pos="v") for f in lem.frame_ids())
 
 
 ANIMATE_LEXNAMES = frozenset({"noun.person", "noun.animal", "noun.group"})
@@ -107,10 +104,7 @@ def animate_share(noun: str) -> float | None:
     wn = wordnet()
     key = noun.lower().replace(" ", "_")
     with _QUERY_LOCK:
-        counts = [
-            (sense_count(lem), sense.lexname())
-            for sense in wn.synsets(key, pos="n") for lem in sense.lemmas() if lem.name().lower() == key
-        ]  # fmt: skip
+        counts = [(sense_count(lem), lem.synset().lexname()) for lem in wn.lemmas(key, pos="n")]
     total = sum(c for c, _ in counts)
     return sum(c for c, name in counts if name in ANIMATE_LEXNAMES) / total if total else None
 
@@ -129,7 +123,7 @@ def main_sense_frames(lemma: str) -> frozenset[int]:
     wn = wordnet()
     key = lemma.lower().replace(" ", "_")
     with _QUERY_LOCK:
-        lemmas = [lem for sense in wn.synsets(key, pos="v") for lem in sense.lemmas() if lem.name().lower() == key]
+        lemmas = wn.lemmas(key, pos="v")
         top = max((sense_count(lem) for lem in lemmas), default=0)
         floor = max(1.0, MAIN_SENSE_SHARE * top) if top else 0.0
         return frozenset(f for lem in lemmas if sense_count(lem) >= floor for f in lem.frame_ids())
