@@ -198,6 +198,9 @@ def _negate_operator(work: Work, op: Token, clause: Token) -> None:
         work.insert_after(max(sent.subtree(subj.i)), ["not"])
     elif op.text.lower() == "can":
         work.replace(op.i, morph.match_case("cannot", op.text))
+    elif (contracted := _contracted_negative(sent, op)) is not None:
+        work.detach(op.i)  # "I'll cook" -> "I won't cook", not the stiff "I'll not cook"
+        work.replace(op.i, contracted)
     else:
         at = op.i
         while (
@@ -207,6 +210,25 @@ def _negate_operator(work: Work, op: Token, clause: Token) -> None:
         ):
             at += 1  # "will certainly forbid" -> "will certainly not forbid", not "will not certainly forbid"
         work.insert_after(at, ["not" if not op.text.isupper() else "NOT"])
+
+
+_CONTRACTED_NEGATIVES = {"'ll": "won't", "'ve": "haven't"}
+
+
+def _contracted_negative(sent: Sentence, op: Token) -> str | None:
+    """The negative of a contracted "'ll", "'ve" or "'d" (``won't``, ``haven't``; ``wouldn't`` before a bare verb,
+    ``hadn't`` before a participle), or None for any other operator: "I'll not cook" and "I'd not left" read stiff,
+    while "I'm not", "we're not" and "it's not" are what people say and stay.
+
+    A speaker adverb after the operator keeps the long form ("I'll certainly not").
+    """
+    low = op.text.lower()
+    nxt = sent.tok(op.i + 1) if op.i + 1 < len(sent.tokens) else None
+    if nxt is None or nxt.text.lower() in _SPEAKER_ADVERBS or op.text.isupper():
+        return None
+    if low == "'d":
+        return {"VB": "wouldn't", "VBN": "hadn't"}.get(nxt.tag)
+    return _CONTRACTED_NEGATIVES.get(low)
 
 
 def _negate_noun(work: Work, noun: Token) -> None:

@@ -231,6 +231,12 @@ class Work:
         slot.deleted = True
         slot.changed = True
 
+    def detach(self, src: int) -> None:
+        """Put a space before ``src``: a contraction written out as its own word ("I'll" -> "I won't")."""
+        k = self.index(src)
+        if k > 0:
+            self.slots[k - 1].ws = " "
+
     def insert_before(self, src: int, words: Sequence[str]) -> None:
         k = self.index(src)
         self.slots[k:k] = [Slot(w, " ", None, changed=True) for w in words]

@@ -82,9 +82,12 @@ NEGATIVE_POLARITY_WORDS = frozenset(
 dawn", a following "nor", and "not strictly", "not necessarily"): un-negating their clause leaves "said she had
 received any money", "works anymore", "was a man to be frightened by a dog, nor by a wolf", "though strictly
 handsome"."""
-_NPI_PHRASES = (("at", "all"), ("a", "word"), ("a", "soul"), ("a", "thing"), ("a", "wink"), ("a", "penny"))
+_NPI_PHRASES = (
+    ("at", "all"), ("a", "word"), ("a", "soul"), ("a", "thing"), ("a", "wink"), ("a", "penny"), ("n't", "even"),
+    ("not", "even"),
+)  # fmt: skip
 """Minimisers that need a negation: "had not touched it at all" -> "had touched it at all", "would not say a
-word" -> "would say a word"."""
+word" -> "would say a word", "a painting he didn't even like" -> "a painting he even liked"."""
 _FORMULAS = frozenset({("excuse", "me"), ("pardon", "me"), ("thank", "you"), ("let", "'s"), ("let", "’s")})
 """Set phrases that do not negate with do-support: "Do not excuse me, is this the way?", "Do not let's go"."""
 _BARE_INFINITIVE_GOVERNORS = frozenset({"help", "make", "let", "have", "see", "watch", "hear", "feel", "bid", "bade"})
