@@ -64,11 +64,11 @@ def _can_stand_for(pronoun: str, tok: Token, strict: bool) -> bool:
 
 def _animate(tok: Token) -> bool:
     """A person or animal: a name, or a noun whose first WordNet sense is one."""
-    from core.foils.rules.wordnet_facts import lexname
+    from core.foils.rules.wordnet_facts import first_animate_kind
 
     if tok.pos == "PROPN":
         return tok.ent_type in _PERSON_ENTITIES
-    return tok.pos == "NOUN" and lexname(tok.lemma.lower(), "n") in ("noun.person", "noun.animal")
+    return tok.pos == "NOUN" and first_animate_kind(tok.lemma.lower()) in ("person", "animal")
 
 
 def strands_pronoun(parsed: ParsedSentence, dropped: Collection[int]) -> bool:

@@ -22,6 +22,7 @@ from core.foils.amr.graph import (
     rebuild,
     swap_edge_targets,
 )
+from core.foils.rules.animacy import animate, group
 from core.foils.rules.index import (
     CONNECTIVES,
     OP_ROLE,
@@ -33,15 +34,13 @@ from core.foils.rules.index import (
     quoted,
     split_concept,
 )
-from core.foils.rules.lexicon import SENSE_MARGIN
 from core.foils.rules.swap_guards import (
     clause_swap_blocked,
     unswappable_argument,
     unswappable_event,
 )
 from core.foils.rules.variants import DEFAULT_VARIANTS, VARIANTS, _check_variants
-from core.foils.rules.wordnet_facts import ANIMATE_LEXNAMES
-from core.types import Edit, ParsedSentence, Token
+from core.types import Edit, ParsedSentence
 
 if TYPE_CHECKING:
     from core.foils.rules.senses import SentenceContext
@@ -87,46 +86,7 @@ def _nested(idx: GraphIndex, a: str, b: str) -> bool:
     return False
 
 
-_ANIMATE_PRONOUNS = frozenset({"i", "you", "he", "she", "we", "they", "who", "someone", "everyone", "nobody"})
 _COMPARED = (":prep-than", ":compared-to")
-
-
-def _animate(parsed: ParsedSentence, idx: GraphIndex, var: str, senses: SentenceContext | None) -> bool:
-    """A person, animal or group: a named person or organisation, a personal pronoun, or a noun that is one
-    (:func:`_animate_word`; the arguments that can trade places with an agent or a recipient)."""
-    concept = idx.concepts.get(var, "")
-    tok = head_token(parsed, var)
-    if concept == "they" and tok is not None:
-        return _plural_antecedent_animate(parsed, tok, senses)
-    if concept in _ANIMATE_PRONOUNS or concept in ("person", "organization", "company", "government-organization"):
-        return True
-    ent_type, at = (tok.ent_type, tok.i) if tok is not None else ("", None)
-    return _animate_word(ent_type, split_concept(concept)[0], senses, at)
-
-
-def _animate_word(ent_type: str, lemma: str, senses: SentenceContext | None = None, at: int | None = None) -> bool:
-    """A word named as a person or organisation, or a noun whose first WordNet sense is a person, animal or group,
-    unless its sense at token ``at`` of its sentence (``senses``) is clearly another ("the skirting boards" are no
-    board of directors) or, when the vectors cannot tell, most of its tagged uses are another ("flights")."""
-    from core.foils.rules.wordnet_facts import animate_share, lexname, synset_lexname
-
-    if ent_type in ("PERSON", "ORG", "NORP"):
-        return True
-    if lexname(lemma, "n") not in ANIMATE_LEXNAMES:
-        return False
-    choice = senses.choose(lemma, "NOUN", at) if senses is not None and at is not None else None
-    if choice is not None and choice.method == "vectors" and choice.score - (choice.runner_up_score or 0.0) >= SENSE_MARGIN:
-        return synset_lexname(choice.synset) in ANIMATE_LEXNAMES
-    share = animate_share(lemma)  # "our new neighbours": the vectors lean to "a nearby object" by only 0.008
-    return share is None or share >= 0.5  # "43 flights": a formation of aircraft is not what most flights are
-
-
-def _plural_antecedent_animate(parsed: ParsedSentence, pronoun: Token, senses: SentenceContext | None) -> bool:
-    """The pronoun "they" stands for the nearest plural noun before it, when the sentence has one: animate only when
-    that noun is ("I must have left my reading glasses ... them" -> "they must have left me" and "boil these potatoes
-    before I mash them" -> "before they mash me" are refused); with no plural noun before it, "they" is people."""
-    before = [t for t in parsed.tokens[: pronoun.i] if t.tag in ("NNS", "NNPS")]
-    return not before or _animate_word(before[-1].ent_type, before[-1].lemma.lower(), senses, before[-1].i)
 
 
 def _predicate(parsed: ParsedSentence, idx: GraphIndex, var: str) -> bool:
@@ -139,7 +99,7 @@ def _predicate(parsed: ParsedSentence, idx: GraphIndex, var: str) -> bool:
 def _kind(parsed: ParsedSentence, idx: GraphIndex, var: str, senses: SentenceContext | None) -> str:
     """The semantic class an argument swap compares: "animate", a noun's WordNet lexicographer class
     (``noun.food``, ``noun.artifact``), or "" when unknown (a pronoun like "it", a clause)."""
-    if _animate(parsed, idx, var, senses):
+    if animate(parsed, idx, var, senses):
         return "animate"
     tok = head_token(parsed, var)
     if tok is not None and tok.pos not in ("NOUN", "PROPN"):
@@ -389,7 +349,11 @@ def _argument_swaps(
     if "agent-patient" in variants or "agent-patient-any" in variants:
         for a in args[":ARG0"]:
             for b in args[":ARG1"]:
-                if _can_trade(parsed, idx, a, b, senses) and not _things_that_cannot_act(parsed, idx, event, a, senses):
+                if (
+                    _can_trade(parsed, idx, a, b, senses)
+                    and not _things_that_cannot_act(parsed, idx, event, a, senses)
+                    and not (group(parsed, idx, a, senses) and not group(parsed, idx, b, senses))
+                ):  # an institution acts on a person with an authority no person has: "Two men arrested police"
                     found.append(_pair_edit(parsed, idx, event, a, b, ":ARG0", ":ARG1", "agent-patient"))
                 elif "agent-patient-any" in variants:  # the paper's swap whatever the arguments
                     found.append(_pair_edit(parsed, idx, event, a, b, ":ARG0", ":ARG1", "agent-patient-any"))

@@ -171,13 +171,13 @@ def _complements(parsed: ParsedSentence, tok: Token) -> set[str]:
 def _somebody(tok: Token) -> bool:
     """A person or group: a personal pronoun other than "it", a named person or organisation, or a noun whose most
     frequent sense is a person or group."""
-    from core.foils.rules.wordnet_facts import lexname
+    from core.foils.rules.wordnet_facts import first_animate_kind
 
     if tok.pos == "PRON":
         return tok.text.lower() not in ("it", "this", "that", "which", "what")
     if tok.ent_type in ("PERSON", "ORG", "NORP"):
         return True
-    return tok.pos == "NOUN" and lexname(tok.lemma.lower(), "n") in ("noun.person", "noun.group")
+    return tok.pos == "NOUN" and first_animate_kind(tok.lemma.lower()) in ("person", "group")
 
 
 def _frames_fit(parsed: ParsedSentence, at: int | None, cand: Candidate) -> bool:

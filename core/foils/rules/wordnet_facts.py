@@ -90,13 +90,40 @@ def verb_frames(lemma: str) -> frozenset[int]:
         return frozenset(f for lem in wn.lemmas(key, pos="v") for f in lem.frame_ids())
 
 
-ANIMATE_LEXNAMES = frozenset({"noun.person", "noun.animal", "noun.group"})
+_ANIMATE_KINDS = {"noun.person": "person", "noun.group": "group"}
+
+
+@lru_cache(maxsize=8192)
+def animate_kind(name: str) -> str:
+    """What the synset ``name`` is as an actor: "person", "group" or "animal" (a creature: WordNet files an animal's
+    parts and its genus under noun.animal too, "foreleg", "hoof", "Canis"); "" for anything else.
+
+    >>> animate_kind("dog.n.01"), animate_kind("foreleg.n.01"), animate_kind("police.n.01")
+    ('animal', '', 'group')
+    """
+    sense = _synset(name)
+    if sense is None:
+        return ""
+    kind = _ANIMATE_KINDS.get(sense.lexname(), "")
+    if sense.lexname() == "noun.animal":
+        with _QUERY_LOCK:
+            kind = "animal" if any(s.name() == "organism.n.01" for s in sense.closure(lambda s: s.hypernyms())) else ""
+    return kind
+
+
+@lru_cache(maxsize=8192)
+def first_animate_kind(noun: str) -> str:
+    """:func:`animate_kind` of the noun's most frequent sense ("" for an unknown word)."""
+    wn = wordnet()
+    with _QUERY_LOCK:
+        synsets = wn.synsets(noun.replace(" ", "_").replace("-", "_"), pos="n")
+    return animate_kind(synsets[0].name()) if synsets else ""
 
 
 @lru_cache(maxsize=8192)
 def animate_share(noun: str) -> float | None:
     """The share of the noun's tagged uses (WordNet sense counts) in a person, animal or group sense
-    (:data:`ANIMATE_LEXNAMES`); None when none of its senses is tagged ("neighbour", spelt the British way).
+    (:func:`animate_kind`); None when none of its senses is tagged ("neighbour", spelt the British way).
 
     >>> animate_share("neighbor") > 0.5, animate_share("flight") < 0.5, animate_share("neighbour")
     (True, True, None)
@@ -104,9 +131,9 @@ def animate_share(noun: str) -> float | None:
     wn = wordnet()
     key = noun.lower().replace(" ", "_")
     with _QUERY_LOCK:
-        counts = [(sense_count(lem), lem.synset().lexname()) for lem in wn.lemmas(key, pos="n")]
+        counts = [(sense_count(lem), lem.synset().name()) for lem in wn.lemmas(key, pos="n")]
     total = sum(c for c, _ in counts)
-    return sum(c for c, name in counts if name in ANIMATE_LEXNAMES) / total if total else None
+    return sum(c for c, name in counts if animate_kind(name)) / total if total else None
 
 
 MAIN_SENSE_SHARE = 0.25  # a main sense is tagged at least this share as often as the verb's top sense
