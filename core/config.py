@@ -143,7 +143,7 @@ class PipelineSettings:
     sense_choice: str = "vectors"  # AR/HS word sense in context: "vectors" (en_core_web_md + prior) | "prior"
     hypernym_min_zipf: float = 3.0  # HS: a hypernym word at least this common (wordfreq Zipf; 3 = once per million)
     sense_margin: float = 0.05  # AR/HS: skip a word whose chosen sense leads the runner-up by less (core.foils.rules.lexicon)
-    hypernym_sense_margin: float = 0.2  # HS: the lead it needs (a wrong-sense hypernym is a far word)
+    hypernym_sense_margin: float = 0.35  # HS: the lead it needs (a wrong-sense hypernym is a far word)
     # amrlib / neural backends
     amr_parse_model: str = ""
     amr_generate_model: str = ""

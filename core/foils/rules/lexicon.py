@@ -57,10 +57,12 @@ SENSE_MARGIN = 0.05
 hand-labelled words of tests/data/senses.tsv the choice is right 61% of the time over all words, 71% over the 48 of
 62 words it leads by 0.05 or more (``bench/senses.py --margins``). A wrong sense makes a wrong foil; a word left
 alone costs a candidate."""
-HYPERNYM_SENSE_MARGIN = 0.2
+HYPERNYM_SENSE_MARGIN = 0.35
 """HS needs a clearer lead: a wrong-sense hypernym is a far word ("minister" -> "reverend", "match" -> "lighter").
 On the judged HS foils of the development sets (bench/quality.py, after10), a sense chosen by less than 0.1 gave 39%
-usable foils, by 0.1-0.2 60%, by more (or a word with one sense) 78%."""
+usable foils, by 0.1-0.2 60%, by more (or a word with one sense) 78%. Raised from 0.2 in the ninth session: on
+after29's 725 judged HS foils of seventeen sets, a lead of 0.2-0.35 gave 66% usable foils (73 of 111), 0.35 or more
+92%, a word with one sense 86%."""
 
 
 @dataclass(frozen=True)
