@@ -299,7 +299,7 @@ NOT_OPPOSITES = frozenset(
         ("walk", "ride"), ("lie", "sit"), ("stand", "sit"), ("lie", "stand"), ("lose", "keep"), ("remain", "change"),
         ("stay", "change"), ("delay", "rush"), ("stop", "continue"), ("sleep", "wake"), ("annual", "perennial"),
         ("unveil", "veil"), ("former", "latter"), ("man", "civilian"), ("withdraw", "advance"), ("worker", "idler"),
-        ("know", "ignore"), ("come", "go"),
+        ("know", "ignore"), ("come", "go"), ("well", "ill"),
     )
 )  # fmt: skip
 """WordNet antonym pairs the judged rounds found no opposites in use: co-hyponyms ("walked to the vicarage" -> "rode",
@@ -311,7 +311,8 @@ of whose judged foils was usable: "is delayed" -> "is rushed", "stop driving" ->
 "a former generation" -> "a latter generation", "two men were arrested" -> "two civilians" (the soldier sense of
 "man"), "withdrew from the Madrid Open" -> "advanced from" (the military sense), "employed 600 workers" -> "600
 idlers", "had known what he would become" -> "had ignored what", "the plumber is coming" -> "is going" (0 of 3:
-each "come" names a destination "go" does not)."""
+each "come" names a destination "go" does not), "dined too well" -> "dined too ill" (1 of 5: "ill" as an adverb of
+manner reads as "sick")."""
 
 
 LEVEL_VERBS = frozenset({"rise", "fall", "increase", "decrease", "climb", "drop", "grow", "shrink", "gain", "lose"})

@@ -28,7 +28,23 @@ def set_use(parsed: ParsedSentence, tok: Token) -> bool:
         return True  # an adjective as a noun after "no" is a set phrase: "come to no good", "would hear no more of it"
     if tok.lemma.lower() in ("sell", "buy") and not dependents(parsed, tok, "dobj", "auxpass", "nsubjpass"):
         return True  # the middle voice: "A painting sold for £1.2 million" -> "A painting bought for"
+    if tok.lemma.lower() == "recall" and _takes_a_thing(parsed, tok):
+        return True  # a product recall: "recalled 30,000 jars" -> "forgot 30,000 jars" (0 of 5 judged usable)
     return tok.text.lower() == "left" and tok.dep in ("acl", "amod", "advcl") and tok.tag == "VBN"
+
+
+_THING_LEXNAMES = frozenset({"noun.artifact", "noun.food", "noun.object", "noun.substance"})
+
+
+def _takes_a_thing(parsed: ParsedSentence, verb: Token) -> bool:
+    """The verb's object (or a passive's subject) is a made or physical thing, or things counted ("recalled 12,000
+    vans", "the jars were recalled"), not something known or said ("could recall a single thing he had said")."""
+    from core.foils.rules.wordnet_facts import lexname
+
+    return any(
+        o.pos == "NOUN" and (lexname(o.lemma.lower(), "n") in _THING_LEXNAMES or bool(dependents(parsed, o, "nummod")))
+        for o in dependents(parsed, verb, "dobj", "nsubjpass")
+    )
 
 
 _DEFINITE = frozenset({"the", "his", "her", "their", "my", "our", "your"})
