@@ -37,15 +37,19 @@ OBJECT_SENSE_SHARE = 0.2
 of its tagged-corpus frequency (rare intransitive senses, "examine" as "take an exam", do not count)."""
 
 
-@lru_cache(maxsize=8192)
-def lexname(lemma: str, pos: str = "n") -> str:
-    """The lexicographer file of ``lemma``'s most frequent ``pos`` sense ("" for an unknown word)."""
+def _first_sense(lemma: str, pos: str) -> Any:
+    """``lemma``'s most frequent ``pos`` synset, or None for an unknown word."""
     wn = wordnet()
     with _QUERY_LOCK:
         synsets = wn.synsets(lemma.replace(" ", "_").replace("-", "_"), pos=pos)
-        if not synsets:
-            return ""
-        return synsets[0].lexname()
+    return synsets[0] if synsets else None
+
+
+@lru_cache(maxsize=8192)
+def lexname(lemma: str, pos: str = "n") -> str:
+    """The lexicographer file of ``lemma``'s most frequent ``pos`` sense ("" for an unknown word)."""
+    sense = _first_sense(lemma, pos)
+    return sense.lexname() if sense is not None else ""
 
 
 @lru_cache(maxsize=8192)
@@ -104,20 +108,17 @@ def animate_kind(name: str) -> str:
     sense = _synset(name)
     if sense is None:
         return ""
-    kind = _ANIMATE_KINDS.get(sense.lexname(), "")
     if sense.lexname() == "noun.animal":
         with _QUERY_LOCK:
-            kind = "animal" if any(s.name() == "organism.n.01" for s in sense.closure(lambda s: s.hypernyms())) else ""
-    return kind
+            return "animal" if any(s.name() == "organism.n.01" for s in sense.closure(lambda s: s.hypernyms())) else ""
+    return _ANIMATE_KINDS.get(sense.lexname(), "")
 
 
 @lru_cache(maxsize=8192)
 def first_animate_kind(noun: str) -> str:
     """:func:`animate_kind` of the noun's most frequent sense ("" for an unknown word)."""
-    wn = wordnet()
-    with _QUERY_LOCK:
-        synsets = wn.synsets(noun.replace(" ", "_").replace("-", "_"), pos="n")
-    return animate_kind(synsets[0].name()) if synsets else ""
+    sense = _first_sense(noun, "n")
+    return animate_kind(sense.name()) if sense is not None else ""
 
 
 @lru_cache(maxsize=8192)
