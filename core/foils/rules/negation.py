@@ -84,10 +84,11 @@ received any money", "works anymore", "was a man to be frightened by a dog, nor 
 handsome"."""
 _NPI_PHRASES = (
     ("at", "all"), ("a", "word"), ("a", "soul"), ("a", "thing"), ("a", "wink"), ("a", "penny"), ("n't", "even"),
-    ("not", "even"),
+    ("not", "even"), ("a", "single"),
 )  # fmt: skip
 """Minimisers that need a negation: "had not touched it at all" -> "had touched it at all", "would not say a
-word" -> "would say a word", "a painting he didn't even like" -> "a painting he even liked"."""
+word" -> "would say a word", "a painting he didn't even like" -> "a painting he even liked", "no one could name a
+single suitor" -> "someone could name a single suitor"."""
 _FORMULAS = frozenset({("excuse", "me"), ("pardon", "me"), ("thank", "you"), ("let", "'s"), ("let", "’s")})
 """Set phrases that do not negate with do-support: "Do not excuse me, is this the way?", "Do not let's go"."""
 _BARE_INFINITIVE_GOVERNORS = frozenset({"help", "make", "let", "have", "see", "watch", "hear", "feel", "bid", "bade"})
@@ -190,7 +191,7 @@ def _needs_negation(parsed: ParsedSentence, var: str) -> bool:
     say she had received any money", "could not bring herself to read it until dawn") has a negative polarity item
     ("any money", "in many months", "until the household had retired", "anymore"): un-negating it is not English."""
     head = _clause_head(parsed, var)
-    if head is not None and head.pos in ("NOUN", "PROPN", "NUM") and 0 <= head.head < len(parsed.tokens):
+    if head is not None and head.pos in ("NOUN", "PROPN", "NUM", "PRON") and 0 <= head.head < len(parsed.tokens):
         head = parsed.tokens[head.head]  # "no two people ... were ever seated": the clause of the negated noun
     scope = below(parsed, head, frozenset({"relcl"})) if head is not None else []
     words = [t.text.lower() for t in sorted(scope, key=lambda t: t.i)]
@@ -221,7 +222,12 @@ def _in_comparison(parsed: ParsedSentence, tok: Token) -> bool:
 def _superlative(parsed: ParsedSentence, noun: Token) -> bool:
     """The noun is or has a superlative or an ordinal-like modifier ("the worst", "the best meal", "the first")."""
     words = [noun, *dependents(parsed, noun, "amod", "advmod")]
-    return any(t.tag in ("JJS", "RBS") or t.text.lower() in ("first", "last", "only") for t in words)
+    return any(t.tag in ("JJS", "RBS") or t.text.lower() in _ORDINAL_WORDS for t in words)
+
+
+_ORDINAL_WORDS = frozenset({"first", "last", "only", "next", "latest", "final", "same", "previous"})
+"""Modifiers that pick out one thing in a series: "no" cannot quantify them ("catch no last train", "rejected no
+latest offer", "no last apples hung": 0 usable of 11 judged)."""
 
 
 def _under_negative_clause(parsed: ParsedSentence, tok: Token) -> bool:
@@ -375,8 +381,8 @@ def _negatable_arguments(parsed: ParsedSentence, idx: GraphIndex) -> list[str]:
         dets = [t for t in kids if t.dep == "det"]
         if not dets or not _takes_no(dets[0], tok) or any(t.dep in ("poss", "nummod", "predet") for t in kids):
             continue
-        if _in_time_clause(parsed, tok) or _refers_back_or_litotes(parsed, tok):
-            continue  # "before no guests arrived"
+        if _in_time_clause(parsed, tok) or _refers_back_or_litotes(parsed, tok) or _superlative(parsed, tok):
+            continue  # "before no guests arrived"; "no last apples hung"
         pred = heads.get(tok.head)
         if pred is None or idx.negated(pred) or any(t.head == tok.head and t.dep == "neg" for t in parsed.tokens):
             continue  # "did not like no tea": a double negation

@@ -14,7 +14,7 @@ from core.foils.amr.graph import (
     INSTANCE,
     replace_triple,
 )
-from core.foils.parse.lex import CALENDAR_NAMES, adverb_to_adjective
+from core.foils.parse.lex import CALENDAR_NAMES, MODALS, adverb_to_adjective
 from core.foils.realize.morph import inflect
 from core.foils.rules.antonyms import has_antonyms, sense_antonyms
 from core.foils.rules.gender import gender_clash
@@ -46,7 +46,7 @@ from core.foils.rules.lexicon import (
 )
 from core.foils.rules.variants import DEFAULT_VARIANTS
 from core.foils.rules.word_use import loses_relation, set_use
-from core.foils.rules.wordnet_facts import synset_lexname, verb_frames
+from core.foils.rules.wordnet_facts import sense_words, synset_lexname, verb_frames
 from core.types import Edit, ParsedSentence, Token
 
 DEFAULT_MAX_CANDIDATES = 3  # WordNet candidates per node for AR/HS (best ranked first)
@@ -234,7 +234,7 @@ def _replacements(
     if rule == "AR":
         found = [c for c in found if c.lemma.lower() not in QUANTITY_ADJECTIVES]
         words = {t.lemma.lower() for t in parsed.tokens} | {t.text.lower() for t in parsed.tokens}
-        if any(c.lemma.lower() in words for c in found):
+        if any(c.lemma.lower() in words or _named_by_another_word(parsed, at, c.lemma, pos) for c in found):
             return []  # the sentence already holds the opposite ("our old apartment ... the new one"; "late ... early")
         if gender_clash(parsed, at, choice.synset):
             return []  # the same for every antonym of this word: one check, not one per candidate
@@ -243,6 +243,30 @@ def _replacements(
     if rule == "AR" and pos in ("VERB", "AUX"):
         found = [c for c in found if _frames_fit(parsed, at, c)]
     return found
+
+
+_MODAL_LEMMAS = frozenset(split_concept(concept)[0] for concept, _ in MODALS.values())
+
+
+def _modal_concept(parsed: ParsedSentence, lemma: str, at: int | None) -> bool:
+    """The node is a modal's concept (``possible-01``) written as another word ("able to", "can"): its antonym
+    replaces a word the sentence does not hold ("won't be able to" -> "won't be impossible to")."""
+    return lemma in _MODAL_LEMMAS and at is not None and parsed.tokens[at].lemma.lower() != lemma
+
+
+def _named_by_another_word(parsed: ParsedSentence, at: int | None, antonym: str, pos: str) -> bool:
+    """Another word of the sentence, of the antonym's part of speech, already means the antonym in one of its two
+    most frequent senses, as the antonym or its inflected form ("the elder ... taller than the younger" -> "than
+    the older": the same sister)."""
+    p = wn_pos(pos)
+    if p is None:
+        return False
+    forms = {antonym.lower()} | ({inflect(antonym, parsed.tokens[at].tag).lower()} if at is not None else set())
+    return any(
+        forms & (sense_words(t.text.lower(), p) | sense_words(t.lemma.lower(), p))
+        for t in parsed.tokens
+        if t.i != at and wn_pos(t.pos) == p and t.text.isalpha()
+    )
 
 
 def _substitution(
@@ -388,7 +412,7 @@ def _lexical_edits(
         if not idx.eligible(var) or idx.named(var) or not lemma.replace("-", "").isalpha() or len(lemma) < 2:
             continue
         at = aligned_token(parsed, var)
-        if _left_alone(parsed, rule, at):
+        if _left_alone(parsed, rule, at) or _modal_concept(parsed, lemma, at):
             continue
         for pos in node_pos(parsed, var, idx.concepts[var]):
             if rule == "HS" and pos in ("VERB", "AUX") and "verb" not in variants:

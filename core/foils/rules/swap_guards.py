@@ -116,12 +116,13 @@ def clause_swap_blocked(parsed: ParsedSentence, first: Token, second: Token) -> 
 def _cannot_subordinate(parsed: ParsedSentence, head: Token) -> bool:
     """The clause headed by ``head`` cannot become the other clause's subordinate: an imperative ("Don't forget to
     label them, because ..." -> "..., because don't forget to label them"), an ellipsis ("..., he did"), or a
-    clause whose connector belongs to the sentence around it (:func:`_embedded`)."""
+    clause whose connector belongs to the sentence around it (:func:`_embedded`), or a parenthetical ("she found,
+    before the soup was cleared, that ..." -> "Although she found, Lucy had resolved ...": the clause is not whole)."""
     subject = dependents(parsed, head, "nsubj", "nsubjpass", "expl")
     imperative = head.tag == "VB" and head.dep == "ROOT" and not subject
     done = dependents(parsed, head, "dobj", "ccomp", "xcomp", "attr", "acomp", "prep", "dative", "oprd")
     elliptical = (head.lemma == "do" and not done) or (head.pos == "AUX" and head.tag == "MD")
-    return imperative or elliptical or _embedded(parsed, head)
+    return imperative or elliptical or head.dep == "parataxis" or _embedded(parsed, head)
 
 
 def _embedded(parsed: ParsedSentence, head: Token) -> bool:

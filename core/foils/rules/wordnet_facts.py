@@ -187,3 +187,17 @@ def object_optional(verb: str) -> bool:
                 if INTRANSITIVE_FRAMES & set(lemma.frame_ids()):
                     without += weight
         return total > 0 and without / total >= OBJECT_SENSE_SHARE
+
+
+@lru_cache(maxsize=8192)
+def sense_words(lemma: str, pos: str, senses: int = 2) -> frozenset[str]:
+    """The lemma names of ``lemma``'s ``senses`` most frequent ``pos`` synsets, readable ("elder" -> older, sr.):
+    the words a reader takes it to mean.
+
+    >>> "older" in sense_words("elder", "a")
+    True
+    """
+    wn = wordnet()
+    with _QUERY_LOCK:
+        synsets = wn.synsets(lemma.lower().replace(" ", "_"), pos=pos)[:senses]
+        return frozenset(name.replace("_", " ").lower() for s in synsets for name in s.lemma_names())
