@@ -275,6 +275,15 @@ def quoted(parsed: ParsedSentence, index: int | None) -> bool:
     return quoted_tokens(parsed.tokens)[index]
 
 
+def misagreed(parsed: ParsedSentence, tok: Token) -> bool:
+    """The tagger read ``tok`` as a plural present verb (VBP) with a singular noun subject: a word of another part of
+    speech ("his coat damp with the river fog"), which a negation would turn into "his coat do not damp"."""
+    kids = [t for t in parsed.tokens if t.head == tok.i and t.i != tok.i]
+    return tok.tag == "VBP" and not any(k.dep == "aux" for k in kids) and any(
+        k.dep == "nsubj" and k.tag in ("NN", "NNP") for k in kids
+    )  # "Why does the cat sleep": the tagger's VBP under "does" is a base form
+
+
 def vars_by_head(parsed: ParsedSentence, idx: GraphIndex) -> dict[int, str]:
     """Token index -> the (first) node whose head word it is."""
     out: dict[int, str] = {}

@@ -30,6 +30,7 @@ from core.foils.rules.index import (
     index_for,
     little_degree,
     main_of,
+    misagreed,
     quoted,
     vars_by_head,
 )
@@ -458,8 +459,8 @@ def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
             continue
         seen.add(var)
         tok = head_token(parsed, var)
-        if tok is not None and quoted(parsed, tok.i):
-            continue  # inside a title or quotation
+        if tok is not None and (quoted(parsed, tok.i) or misagreed(parsed, tok)):
+            continue  # inside a title or quotation; a word the tagger took for a verb
         if idx.negated(var):
             if "unnegate" not in variants and where not in ("main predicate", "any node"):
                 continue

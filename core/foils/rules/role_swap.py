@@ -363,7 +363,7 @@ def _argument_swaps(
                 for b in args[":ARG2"]:
                     if _can_trade(parsed, idx, a, b, senses) and not (
                         _predicate(parsed, idx, a) or _predicate(parsed, idx, b) or _predicative(parsed, b)
-                    ):
+                    ) and not (group(parsed, idx, a, senses) and not group(parsed, idx, b, senses)):
                         found.append(_pair_edit(parsed, idx, event, a, b, ra, ":ARG2", "recipient"))
     if "recipient" in variants:
         outs = idx.out.get(event, ())

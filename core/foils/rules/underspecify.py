@@ -20,7 +20,7 @@ from core.foils.amr.graph import (
     remove_node,
 )
 from core.foils.realize.morph import base_form, past_tense_lemma
-from core.foils.rules.antecedents import strands_pronoun
+from core.foils.rules.drop_guards import aligned_words, breaks_a_phrase, clock_time
 from core.foils.rules.index import (
     NOUN_ADVERBIAL_DEPS,
     PRONOUNS,
@@ -423,19 +423,6 @@ def _dropped_words(parsed: ParsedSentence, var: str) -> set[int]:
     return {t.i for t in below(parsed, tok)}
 
 
-def _splits_a_pair(parsed: ParsedSentence, dropped: set[int]) -> bool:
-    """The drop takes part of a noun-preposition-noun pair, a fixed phrase ("walked arm in arm" -> "walked arm",
-    "side by side", "day after day"), or the word just before it, which the parser may have read as the first noun's
-    modifier ("walked to church arm in arm" -> "walked to arm in arm")."""
-    toks = parsed.tokens
-    for i in range(len(toks) - 2):
-        if toks[i + 1].pos != "ADP" or toks[i].text.lower() != toks[i + 2].text.lower():
-            continue
-        if 0 < len({i, i + 1, i + 2} & dropped) < 3 or (i - 1 in dropped and toks[i - 1].head == i):
-            return True
-    return False
-
-
 def us_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS["US"]) -> list[Edit]:
     """Underspecification: drop what the sentence can do without (see :func:`_us_kind`), never leaving a
     dangling preposition, determiner, comparative or quantifier; ``leaf`` (opt-in, the released code's
@@ -455,7 +442,7 @@ def us_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
             if "leaf" not in variants or not idx.is_leaf(var):
                 continue
             kind = "leaf"
-        elif strands_pronoun(parsed, _dropped_words(parsed, var)) or _splits_a_pair(parsed, _dropped_words(parsed, var)):
+        elif breaks_a_phrase(parsed, _dropped_words(parsed, var)) or clock_time(parsed, aligned_words(parsed, idx, var)):
             continue  # "I gave the receipt to Marta because she handles ..." -> "I gave the receipt because she ..."
         leaf = idx.is_leaf(var)
         make = partial(remove_leaf, idx.graph, var) if leaf else partial(remove_node, idx.graph, var)

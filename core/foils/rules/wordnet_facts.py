@@ -99,19 +99,30 @@ _ANIMATE_KINDS = {"noun.person": "person", "noun.group": "group"}
 
 @lru_cache(maxsize=8192)
 def animate_kind(name: str) -> str:
-    """What the synset ``name`` is as an actor: "person", "group" or "animal" (a creature: WordNet files an animal's
-    parts and its genus under noun.animal too, "foreleg", "hoof", "Canis"); "" for anything else.
+    """What the synset ``name`` is as an actor: "person", "group" (of people or animals, :data:`_ACTOR_GROUPS`) or
+    "animal" (a creature: WordNet files an animal's parts and its genus under noun.animal too, "foreleg", "hoof",
+    "Canis"); "" for anything else.
 
-    >>> animate_kind("dog.n.01"), animate_kind("foreleg.n.01"), animate_kind("police.n.01")
-    ('animal', '', 'group')
+    >>> animate_kind("dog.n.01"), animate_kind("foreleg.n.01"), animate_kind("police.n.01"), animate_kind("pair.n.01")
+    ('animal', '', 'group', '')
     """
     sense = _synset(name)
     if sense is None:
         return ""
-    if sense.lexname() == "noun.animal":
+    if sense.lexname() in ("noun.animal", "noun.group"):
         with _QUERY_LOCK:
-            return "animal" if any(s.name() == "organism.n.01" for s in sense.closure(lambda s: s.hypernyms())) else ""
+            above = {sense.name()} | {s.name() for s in sense.closure(lambda s: s.hypernyms())}
+        if sense.lexname() == "noun.group":
+            return "group" if above & _ACTOR_GROUPS else ""
+        return "animal" if "organism.n.01" in above else ""
     return _ANIMATE_KINDS.get(sense.lexname(), "")
+
+
+_ACTOR_GROUPS = frozenset(
+    {"social_group.n.01", "people.n.01", "animal_group.n.01", "gathering.n.01", "citizenry.n.01", "body.n.02"}
+)
+"""Groups that act, of people or animals ("police", "the jury", "a herd", "the electorate"); WordNet files a set of
+things under noun.group too ("We bought three pairs of shoes" -> "Three pairs of shoes bought us")."""
 
 
 @lru_cache(maxsize=8192)

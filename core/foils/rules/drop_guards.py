@@ -1,0 +1,68 @@
+"""What a US drop must leave whole: a pronoun's antecedent, a noun-preposition-noun pair ("arm in arm"), a
+conjunction's second conjunct, a clock time ("half past ten").
+
+>>> from core.types import ParsedSentence, Token
+>>> words = "We met at half past ten".split()
+>>> tags = ["PRP", "VBD", "IN", "PDT", "IN", "CD"]
+>>> tokens = tuple(Token(i, w, w, "X", t, "dep", 0, 0) for i, (w, t) in enumerate(zip(words, tags)))
+>>> clock_time(ParsedSentence("We met at half past ten", None, tokens=tokens), {3})
+True
+"""
+
+from __future__ import annotations
+
+from core.foils.rules.antecedents import strands_pronoun
+from core.foils.rules.index import GraphIndex
+from core.types import ParsedSentence
+
+
+def breaks_a_phrase(parsed: ParsedSentence, dropped: set[int]) -> bool:
+    """The drop strands a pronoun, splits a noun-preposition-noun pair or leaves a conjunction without its conjunct
+    ("leaves at half past eight or at nine?" -> "leaves at half past eight or?")."""
+    return strands_pronoun(parsed, dropped) or _splits_a_pair(parsed, dropped) or _strands_conjunction(parsed, dropped)
+
+
+def _strands_conjunction(parsed: ParsedSentence, dropped: set[int]) -> bool:
+    """A dropped conjunct's conjunction ("or", "and") stays, with nothing after it: by the parse, or on the page
+    when the parser hung the conjunct elsewhere (a conjunction, then the drop, then punctuation or the end)."""
+    toks = parsed.tokens
+    if not dropped:
+        return False
+    heads = {toks[i].head for i in dropped if toks[i].dep == "conj" and toks[i].head not in dropped}
+    if any(t.dep == "cc" and t.head in heads and t.i not in dropped for t in toks):
+        return True
+    before, after = min(dropped) - 1, max(dropped) + 1
+    return before >= 0 and toks[before].tag == "CC" and (after >= len(toks) or toks[after].pos == "PUNCT")
+
+
+def aligned_words(parsed: ParsedSentence, idx: GraphIndex, var: str) -> set[int]:
+    """The tokens aligned to ``var`` and the nodes below it: the words its drop removes from the sentence."""
+    return {i for v in idx.subtree(var) for i in parsed.alignment.get(v, ())}
+
+
+def clock_time(parsed: ParsedSentence, dropped: set[int]) -> bool:
+    """The drop takes the "half past" or "quarter to" of a clock time: "at half past ten" -> "at ten" is another
+    time, not a less specific one (0 usable of 2)."""
+    toks = parsed.tokens
+
+    def number(i: int) -> bool:
+        return 0 <= i < len(toks) and toks[i].tag == "CD"
+
+    return any(
+        t.text.lower() in ("past", "to") and number(t.i + 1) and t.i + 1 not in dropped and {t.i - 1, t.i} & dropped
+        and (number(t.i - 1) or (t.i > 0 and toks[t.i - 1].text.lower() in ("half", "quarter")))
+        for t in toks
+    )  # fmt: skip
+
+
+def _splits_a_pair(parsed: ParsedSentence, dropped: set[int]) -> bool:
+    """The drop takes part of a noun-preposition-noun pair, a fixed phrase ("walked arm in arm" -> "walked arm",
+    "side by side", "day after day"), or the word just before it, which the parser may have read as the first noun's
+    modifier ("walked to church arm in arm" -> "walked to arm in arm")."""
+    toks = parsed.tokens
+    for i in range(len(toks) - 2):
+        if toks[i + 1].pos != "ADP" or toks[i].text.lower() != toks[i + 2].text.lower():
+            continue
+        if 0 < len({i, i + 1, i + 2} & dropped) < 3 or (i - 1 in dropped and toks[i - 1].head == i):
+            return True
+    return False
