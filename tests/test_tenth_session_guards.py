@@ -57,3 +57,11 @@ def test_rs_never_swaps_a_parenthetical_clause():
     got = realized([aside, plain], ("RS",))
     assert got[aside] == []  # not "Although he admitted, Tom had promised to keep quiet, before dinner ..."
     assert got[plain] == ["Although he told his sister everything, Tom had promised to keep quiet."]
+
+
+def test_hs_offers_no_politician_for_a_campaigner_and_no_fabric_for_a_towel():
+    from core.foils.rules.hypernyms import sense_hypernyms
+
+    assert sense_hypernyms("campaigner.n.01", "campaigner") == []  # WordNet knows only the candidate sense
+    assert sense_hypernyms("towel.n.01", "towel") == []  # "a load of fabrics": a piece of cloth is no fabric
+    assert [c.lemma for c in sense_hypernyms("mayor.n.01", "mayor")] == ["politician"]  # the other sense stays
