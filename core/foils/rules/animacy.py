@@ -33,8 +33,14 @@ def animate(parsed: ParsedSentence, idx: GraphIndex, var: str, senses: SentenceC
     if concept in ANIMATE_PRONOUNS or concept == "person" or concept in ORGANIZATIONS:
         return True
     ent_type, at = (tok.ent_type, tok.i) if tok is not None else ("", None)
-    if ent_type == "NORP" and tok is not None and tok.tag not in ("NNPS", "NNS") and tok.i > 0:
-        ent_type = "" if parsed.tokens[tok.i - 1].tag != "DT" else ent_type  # "learned Latin": a language
+    if (
+        ent_type == "NORP"
+        and tok is not None
+        and tok.tag not in ("NNPS", "NNS")
+        and tok.i > 0
+        and parsed.tokens[tok.i - 1].tag != "DT"
+    ):
+        ent_type = ""  # "learned Latin": a language, not "the French"
     return animate_word(ent_type, split_concept(concept)[0], senses, at)
 
 

@@ -278,10 +278,9 @@ def quoted(parsed: ParsedSentence, index: int | None) -> bool:
 def misagreed(parsed: ParsedSentence, tok: Token) -> bool:
     """The tagger read ``tok`` as a plural present verb (VBP) with a singular noun subject: a word of another part of
     speech ("his coat damp with the river fog"), which a negation would turn into "his coat do not damp"."""
-    kids = [t for t in parsed.tokens if t.head == tok.i and t.i != tok.i]
-    return tok.tag == "VBP" and not any(k.dep == "aux" for k in kids) and any(
-        k.dep == "nsubj" and k.tag in ("NN", "NNP") for k in kids
-    )  # "Why does the cat sleep": the tagger's VBP under "does" is a base form
+    if tok.tag != "VBP" or dependents(parsed, tok, "aux"):
+        return False  # "Why does the cat sleep": the tagger's VBP under "does" is a base form
+    return any(s.tag in ("NN", "NNP") for s in dependents(parsed, tok, "nsubj"))
 
 
 def vars_by_head(parsed: ParsedSentence, idx: GraphIndex) -> dict[int, str]:

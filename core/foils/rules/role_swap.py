@@ -129,6 +129,12 @@ def _things_that_cannot_act(
     return bool(frames) and not frames & _THING_SUBJECT_FRAMES
 
 
+def _authority_over(parsed: ParsedSentence, idx: GraphIndex, a: str, b: str, senses: SentenceContext | None) -> bool:
+    """``a`` is a group or institution and ``b`` is not: it acts on or gives to a person with an authority no person
+    has ("Police arrested two men" -> "Two men arrested police"; "The firm gave its workers a bonus")."""
+    return group(parsed, idx, a, senses) and not group(parsed, idx, b, senses)
+
+
 def _predicative(parsed: ParsedSentence, var: str) -> bool:
     """``var`` is a predicate nominal, not a participant ("was considered the proudest woman", "elected him
     mayor"): swapping it with its subject says the same thing or nothing."""
@@ -352,8 +358,8 @@ def _argument_swaps(
                 if (
                     _can_trade(parsed, idx, a, b, senses)
                     and not _things_that_cannot_act(parsed, idx, event, a, senses)
-                    and not (group(parsed, idx, a, senses) and not group(parsed, idx, b, senses))
-                ):  # an institution acts on a person with an authority no person has: "Two men arrested police"
+                    and not _authority_over(parsed, idx, a, b, senses)
+                ):
                     found.append(_pair_edit(parsed, idx, event, a, b, ":ARG0", ":ARG1", "agent-patient"))
                 elif "agent-patient-any" in variants:  # the paper's swap whatever the arguments
                     found.append(_pair_edit(parsed, idx, event, a, b, ":ARG0", ":ARG1", "agent-patient-any"))
@@ -363,7 +369,7 @@ def _argument_swaps(
                 for b in args[":ARG2"]:
                     if _can_trade(parsed, idx, a, b, senses) and not (
                         _predicate(parsed, idx, a) or _predicate(parsed, idx, b) or _predicative(parsed, b)
-                    ) and not (group(parsed, idx, a, senses) and not group(parsed, idx, b, senses)):
+                    ) and not _authority_over(parsed, idx, a, b, senses):
                         found.append(_pair_edit(parsed, idx, event, a, b, ra, ":ARG2", "recipient"))
     if "recipient" in variants:
         outs = idx.out.get(event, ())

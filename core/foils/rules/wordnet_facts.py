@@ -94,7 +94,7 @@ def verb_frames(lemma: str) -> frozenset[int]:
         return frozenset(f for lem in wn.lemmas(key, pos="v") for f in lem.frame_ids())
 
 
-_ANIMATE_KINDS = {"noun.person": "person", "noun.group": "group"}
+_ANIMATE_KINDS = {"noun.person": "person"}  # animals and groups: see animate_kind
 
 
 @lru_cache(maxsize=8192)
