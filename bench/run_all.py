@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SKIP = {"common.py", "run_all.py", "quality.py", "fluency_judged.py"}  # judged quality, not timed; run by hand
+# judged quality, not timed; run by hand
+SKIP = {"common.py", "run_all.py", "quality.py", "fluency_judged.py", "hs_margins.py"}
 
 
 def main() -> int:
