@@ -438,6 +438,8 @@ def test_rs_trades_same_kind_arguments_and_a_route():
         ),
         "The chef cut the bread.": None,  # bread cannot cut: no swap
         "The storm destroyed the bridge.": None,
+        "The old tractor towed the caravan.": None,  # two unlike things: "The caravan towed the old tractor"
+        "The bus overtook the tram.": ("agent-patient", "The tram overtook the bus."),  # two of a kind
     }
     for parsed in parser.parse(list(expected)):
         got = [(e.variant, realizer.realize(e).text) for e in rs_edits(parsed)]

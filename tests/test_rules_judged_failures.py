@@ -30,11 +30,13 @@ def test_rs_refuses_a_phrase_the_verb_owns_moving_with_its_noun_and_things_actin
     assert 11 in main_sense_frames("destroy") and 11 not in main_sense_frames("eat")
     porter = "A jury acquitted a hotel night porter of theft."
     sock = "Why does the washing machine always eat one sock from every pair?"
-    truck = "The truck destroyed the fence."
-    got = realized([porter, sock, truck], ("RS",), "agent-patient")
+    truck = "The truck destroyed the car."
+    fence = "The truck destroyed the fence."
+    got = realized([porter, sock, truck, fence], ("RS",), "agent-patient")
     assert got[porter] == []  # "A hotel night porter of theft acquitted a jury"
     assert got[sock] == []  # "one sock always eat the washing machine": the machine stands for nobody who eats
-    assert "The fence destroyed the truck." in got[truck]  # a thing can destroy a thing
+    assert "The car destroyed the truck." in got[truck]  # a thing can destroy a thing of its kind
+    assert got[fence] == []  # twelfth session: two unlike things do not trade places (0 of 11 judged usable)
 
 
 def test_us_keeps_than_with_its_comparative_and_a_clause_with_its_word():
@@ -131,3 +133,13 @@ def test_recurring_failures_of_three_held_out_sets_are_refused():
     us = realized([asked, said, sum_], ("US",))
     assert "Has anyone fed the cat?" not in us[asked] and "I haven't fed the cat." in us[said]
     assert not [f for f in us[sum_] if "for a sum" in f]
+
+
+def test_rs_leaves_a_question_or_a_modal_out_of_a_clause_swap():
+    asked = "Can you water the plants tomorrow, because I will be away until Friday?"
+    told = "You should water the plants tomorrow because I will be away until Friday."
+    plain = "The match was cancelled because the pitch was flooded."
+    got = realized([asked, told, plain], ("RS",), "agent-patient")
+    assert got[asked] == []  # "I will be away until Friday you water the plants tomorrow, because can?"
+    assert got[told] == []  # "You I will be away until Friday water the plants tomorrow because should."
+    assert got[plain] == ["The pitch was flooded because the match was cancelled."]

@@ -103,6 +103,8 @@ def clause_swap_blocked(parsed: ParsedSentence, first: Token, second: Token) -> 
     (:func:`_cannot_subordinate`), or the swap puts a pronoun in a main clause before the noun it stands for
     (:func:`refers_back`, or "ours", "ones"); a fronted subordinate clause may hold one ("Even though she bought it,
     Anna had little money")."""
+    if any(t.tag == "MD" and t.dep in ("aux", "auxpass") for t in (first, second)):
+        return True  # a modal's concept stands for its clause, yet only the modal would move ("... because should.")
     first, second = _clause_root(parsed, first), _clause_root(parsed, second)
     marks = {t.text.lower() for c in (first, second) for t in dependents(parsed, c, "mark")}
     if marks & _CAUSAL_AMBIGUOUS or _cannot_subordinate(parsed, first) or _cannot_subordinate(parsed, second):
@@ -116,10 +118,13 @@ def clause_swap_blocked(parsed: ParsedSentence, first: Token, second: Token) -> 
 def _cannot_subordinate(parsed: ParsedSentence, head: Token) -> bool:
     """The clause headed by ``head`` cannot become the other clause's subordinate: an imperative ("Don't forget to
     label them, because ..." -> "..., because don't forget to label them"), an ellipsis ("..., he did"), or a
-    clause whose connector belongs to the sentence around it (:func:`_embedded`), or a parenthetical ("she found,
-    before the soup was cleared, that ..." -> "Although she found, Lucy had resolved ...": the clause is not whole)."""
+    clause whose connector belongs to the sentence around it (:func:`_embedded`), a parenthetical ("she found,
+    before the soup was cleared, that ..." -> "Although she found, Lucy had resolved ...": the clause is not whole),
+    or a question, its auxiliary before its subject ("Could you feed the cat, because ..." -> "... because could?")."""
     subject = dependents(parsed, head, "nsubj", "nsubjpass", "expl")
     imperative = head.tag == "VB" and head.dep == "ROOT" and not subject
+    if any(aux.i < s.i for aux in dependents(parsed, head, "aux", "auxpass") for s in subject):
+        return True
     done = dependents(parsed, head, "dobj", "ccomp", "xcomp", "attr", "acomp", "prep", "dative", "oprd")
     elliptical = (head.lemma == "do" and not done) or (head.pos == "AUX" and head.tag == "MD")
     return imperative or elliptical or head.dep == "parataxis" or _embedded(parsed, head)

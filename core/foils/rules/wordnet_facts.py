@@ -148,6 +148,27 @@ def animate_share(noun: str) -> float | None:
     return sum(c for c, name in counts if animate_kind(name)) / total if total else None
 
 
+CLOSE_KINDS = 0.8
+"""Wu-Palmer similarity of two nouns' first senses at or above which they are kinds of one thing ("truck" and
+"car" 0.92, "tea" and "coffee" 0.89); two artifacts in general are not ("windmill" and "sack" 0.60, "car" and
+"garage" 0.50)."""
+
+
+@lru_cache(maxsize=8192)
+def close_kinds(first: str, second: str) -> bool:
+    """The two nouns' first WordNet senses are close kinds (:data:`CLOSE_KINDS`): things that can trade places in
+    a role swap ("The truck hit the car" -> "The car hit the truck"), unlike a windmill that grinds a sack of flour.
+
+    >>> close_kinds("truck", "car"), close_kinds("windmill", "sack"), close_kinds("car", "unknownword")
+    (True, False, False)
+    """
+    a, b = _first_sense(first, "n"), _first_sense(second, "n")
+    if a is None or b is None:
+        return False
+    with _QUERY_LOCK:
+        return (a.wup_similarity(b) or 0.0) >= CLOSE_KINDS
+
+
 MAIN_SENSE_SHARE = 0.25  # a main sense is tagged at least this share as often as the verb's top sense
 
 
