@@ -143,3 +143,22 @@ def test_rs_leaves_a_question_or_a_modal_out_of_a_clause_swap():
     assert got[asked] == []  # "I will be away until Friday you water the plants tomorrow, because can?"
     assert got[told] == []  # "You I will be away until Friday water the plants tomorrow because should."
     assert got[plain] == ["The pitch was flooded because the match was cancelled."]
+
+
+def test_rs_leaves_a_reflexive_and_us_a_complex_preposition_whole():
+    washed, carried = "The children washed themselves in the river.", "Her brother carried himself with great dignity."
+    got = realized([washed, carried], ("RS",))
+    assert got[washed] == [] and got[carried] == []  # "Themselves washed the children in the river."
+    police = "Police questioned three teenagers in connection with the burglary."
+    drops = realized([police], ("US",))[police]
+    assert "Police questioned three teenagers in connection." not in drops
+    assert "Police questioned three teenagers." in drops  # the whole phrase may go
+
+
+@needs_wordnet
+def test_hs_offers_no_co_hyponym_or_same_person_found_on_two_sets():
+    from core.foils.rules.hypernyms import sense_hypernyms
+
+    assert [c.lemma for c in sense_hypernyms("deep-freeze.n.01", "freezer")] == []  # not "fridge"
+    assert [c.lemma for c in sense_hypernyms("lookout.n.01", "sentinel")] == []  # not "watchman"
+    assert [c.lemma for c in sense_hypernyms("cousin.n.01", "cousin")] == ["relative"]  # the walk is unchanged

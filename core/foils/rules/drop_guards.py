@@ -17,9 +17,35 @@ from core.types import ParsedSentence
 
 
 def breaks_a_phrase(parsed: ParsedSentence, dropped: set[int]) -> bool:
-    """The drop strands a pronoun, splits a noun-preposition-noun pair or leaves a conjunction without its conjunct
-    ("leaves at half past eight or at nine?" -> "leaves at half past eight or?")."""
-    return strands_pronoun(parsed, dropped) or _splits_a_pair(parsed, dropped) or _strands_conjunction(parsed, dropped)
+    """The drop strands a pronoun, splits a noun-preposition-noun pair or a complex preposition, or leaves a
+    conjunction without its conjunct ("leaves at half past eight or at nine?" -> "leaves at half past eight or?")."""
+    return (
+        strands_pronoun(parsed, dropped)
+        or _splits_a_pair(parsed, dropped)
+        or _splits_a_preposition(parsed, dropped)
+        or _strands_conjunction(parsed, dropped)
+    )
+
+
+COMPLEX_PREPOSITIONS = frozenset(
+    {
+        ("in", "connection", "with"), ("in", "front", "of"), ("in", "spite", "of"), ("on", "behalf", "of"),
+        ("in", "charge", "of"), ("in", "favour", "of"), ("in", "favor", "of"), ("in", "addition", "to"),
+        ("in", "response", "to"), ("in", "relation", "to"), ("with", "regard", "to"), ("in", "search", "of"),
+        ("in", "terms", "of"), ("by", "means", "of"), ("in", "place", "of"), ("on", "top", "of"),
+        ("in", "case", "of"), ("in", "honour", "of"), ("in", "honor", "of"), ("in", "memory", "of"),
+    }
+)  # fmt: skip
+"""Three words that work as one preposition: a drop takes all three with their object or none of them ("arrested
+two men in connection with the robbery" -> "arrested two men in connection")."""
+
+
+def _splits_a_preposition(parsed: ParsedSentence, dropped: set[int]) -> bool:
+    toks = parsed.tokens
+    return any(
+        tuple(t.text.lower() for t in toks[i : i + 3]) in COMPLEX_PREPOSITIONS and 0 < len({i, i + 1, i + 2} & dropped) < 3
+        for i in range(len(toks) - 2)
+    )
 
 
 def _strands_conjunction(parsed: ParsedSentence, dropped: set[int]) -> bool:

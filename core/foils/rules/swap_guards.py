@@ -31,9 +31,9 @@ _CAUSAL_AMBIGUOUS = frozenset({"since", "as"})
 
 
 def unswappable_argument(parsed: ParsedSentence, var: str, event: str) -> str | None:
-    """Why the argument ``var`` of ``event`` cannot move, or None: a pro-form ("the one we had before"), a phrase
-    holding a comma (a list, an appositive or a non-restrictive clause: "the coach, a lame horse, and ..."; "Old Mr
-    Pennington, who ..."), a phrase with a clause inside ("the decision to change composers"), or the subject of
+    """Why the argument ``var`` of ``event`` cannot move, or None: a pro-form ("the one we had before"), a
+    reflexive, a phrase holding a comma (a list, an appositive or a non-restrictive clause: "the coach, a lame
+    horse, and ..."; "Old Mr Pennington, who ..."), a phrase with a clause inside ("the decision to change composers"), or the subject of
     another clause ("than the photos made it look"; "made him address" -> "made he address")."""
     tok, own = head_token(parsed, var), head_token(parsed, event)
     if tok is None:
@@ -42,6 +42,8 @@ def unswappable_argument(parsed: ParsedSentence, var: str, event: str) -> str | 
         tok = up  # a name's first word: "Rory" of "Rory Jennings, who ..."
     if tok.text.lower() in _PRO_FORMS:
         return "a pro-form"
+    if tok.text.lower().endswith(("self", "selves")):
+        return "a reflexive"  # the subject's own self: "The children washed themselves" -> "Themselves washed ..."
     span = below(parsed, tok)
     if any(t.text == "," for t in span[1:-1]) or dependents(parsed, tok, "conj", "appos"):
         return "a list, an appositive or a clause set off by commas"
