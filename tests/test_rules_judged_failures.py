@@ -156,9 +156,12 @@ def test_rs_leaves_a_reflexive_and_us_a_complex_preposition_whole():
 
 
 @needs_wordnet
-def test_hs_offers_no_co_hyponym_or_same_person_found_on_two_sets():
+def test_hs_offers_no_hypernym_judged_unusable_on_two_sets():
     from core.foils.rules.hypernyms import sense_hypernyms
 
     assert [c.lemma for c in sense_hypernyms("deep-freeze.n.01", "freezer")] == []  # not "fridge"
     assert [c.lemma for c in sense_hypernyms("lookout.n.01", "sentinel")] == []  # not "watchman"
     assert [c.lemma for c in sense_hypernyms("cousin.n.01", "cousin")] == ["relative"]  # the walk is unchanged
+    assert [c.lemma for c in sense_hypernyms("hospital.n.01", "hospital")] == []  # "raised money for a building"
+    assert [c.lemma for c in sense_hypernyms("sky.n.01", "sky")] == []  # "the light had gone from the gas"
+    assert [c.lemma for c in sense_hypernyms("oxygen.n.01", "oxygen")] == ["gas"]  # "survive without gas" stays
