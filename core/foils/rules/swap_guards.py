@@ -32,8 +32,9 @@ _CAUSAL_AMBIGUOUS = frozenset({"since", "as"})
 
 def unswappable_argument(parsed: ParsedSentence, var: str, event: str) -> str | None:
     """Why the argument ``var`` of ``event`` cannot move, or None: a pro-form ("the one we had before"), a
-    reflexive, a phrase holding a comma (a list, an appositive or a non-restrictive clause: "the coach, a lame
-    horse, and ..."; "Old Mr Pennington, who ..."), a phrase with a clause inside ("the decision to change composers"), or the subject of
+    reflexive, one of two subjects the parser gave one verb (an apposition: "Thomas the groom"), a phrase holding a
+    comma (a list, an appositive or a non-restrictive clause: "the coach, a lame horse, and ..."; "Old Mr
+    Pennington, who ..."), a phrase with a clause inside ("the decision to change composers"), or the subject of
     another clause ("than the photos made it look"; "made him address" -> "made he address")."""
     tok, own = head_token(parsed, var), head_token(parsed, event)
     if tok is None:
@@ -44,6 +45,9 @@ def unswappable_argument(parsed: ParsedSentence, var: str, event: str) -> str | 
         return "a pro-form"
     if tok.text.lower().endswith(("self", "selves")):
         return "a reflexive"  # the subject's own self: "The children washed themselves" -> "Themselves washed ..."
+    head = governor(parsed, tok)
+    if tok.dep in ("nsubj", "nsubjpass") and head is not None and len(dependents(parsed, head, tok.dep)) > 1:
+        return "one of two subjects"  # "Thomas the groom led the mare": an apposition parsed as two subjects
     span = below(parsed, tok)
     if any(t.text == "," for t in span[1:-1]) or dependents(parsed, tok, "conj", "appos"):
         return "a list, an appositive or a clause set off by commas"
