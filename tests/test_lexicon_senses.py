@@ -126,11 +126,12 @@ def test_hs_leaves_measures_times_groups_and_things_as_agents(parse):
     assert "dollar" not in hs_words("Could you lend me twenty dollars until Friday?")  # -> "twenty units"
     assert "winter" not in hs_words("Doctors urged parents to vaccinate their children before winter.")
     assert "bank" not in hs_words("He deposited the money at the bank.")  # the institution: -> "the company"
-    assert "hospital" not in hs_words("The hospital opened a new ward.")  # the building as agent: metonymy
+    assert "hotel" not in hs_words("The hotel opened a new restaurant.")  # the building as agent: metonymy
     assert "plane" in hs_words(
         "The plane landed safely at the airport."
     )  # an intransitive subject is no agent: "The aircraft landed"
-    assert "hospital" in hs_words("They drove her to the hospital.")  # the building, not an agent: replaced
+    assert "hotel" in hs_words("They drove her to the hotel.")  # the building, not an agent: replaced
+    assert "hospital" not in hs_words("They drove her to the hospital.")  # after39: its building is FAR (0 of 4)
 
 
 @needs_vectors
