@@ -11,13 +11,10 @@ whether a dominant first sense could stand in for a clear context (it cannot: do
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
-from pathlib import Path
 
 from common import ROOT
-
-REGISTERS = ("everyday", "news", "literary")
+from quality import read_judgements, read_sentences
 
 
 def _lead_bucket(details: dict) -> str:
@@ -36,12 +33,6 @@ def _share_bucket(lemma: str) -> str:
     return ">=0.9" if share >= 0.9 else "0.75-0.9" if share >= 0.75 else "<0.75"
 
 
-def _sentences(path: Path) -> list[str]:
-    if not path.exists():
-        return []
-    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
 def main() -> None:
     from core.config import Settings, apply_overrides
     from core.foils.pipeline import FoilPipeline
@@ -53,16 +44,10 @@ def main() -> None:
     pipe = FoilPipeline.from_settings(settings)
     buckets: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])  # kept, judged, usable
     for folder in sorted((ROOT / "sample_data").glob("quality*")):
-        path = folder / "judgements.jsonl"
-        if not path.exists():
+        judged = read_judgements(folder / "judgements.jsonl")
+        if not judged:
             continue
-        lines = path.read_text(encoding="utf-8").splitlines()
-        judged = {(j["source"], j["rule"], j["foil"]): j for j in map(json.loads, lines)}
-        rows = [
-            InputRow(id=f"{folder.name}:{reg}-{n}", sentence=text)
-            for reg in REGISTERS
-            for n, text in enumerate(_sentences(folder / f"{reg}.txt"))
-        ]
+        rows = [InputRow(id=f"{folder.name}:{sid}", sentence=text) for _, sid, text in read_sentences(folder)]
         for rec in pipe.run(rows, validate=True):
             if not (rec.get("kept") and rec.get("foil")):
                 continue
@@ -72,7 +57,7 @@ def main() -> None:
             j = judged.get((rec["source"], "HS", rec["foil"]))
             if j is not None:
                 cell[1] += 1
-                cell[2] += j["meaning_changed"] == "yes" and j["faithful"] == "yes" and j["fluency"] <= 1
+                cell[2] += j.usable
     print("| sense lead | first-sense share | kept | judged | usable |\n|---|---|---|---|---|")
     for (lead, share), (kept, n, usable) in sorted(buckets.items()):
         rate = f"{100 * usable / n:.0f}%" if n else "-"
