@@ -45,8 +45,8 @@ def unswappable_argument(parsed: ParsedSentence, var: str, event: str) -> str | 
         return "a pro-form"
     if tok.text.lower().endswith(("self", "selves")):
         return "a reflexive"  # the subject's own self: "The children washed themselves" -> "Themselves washed ..."
-    head = governor(parsed, tok)
-    if tok.dep in ("nsubj", "nsubjpass") and head is not None and len(dependents(parsed, head, tok.dep)) > 1:
+    parent = governor(parsed, tok)
+    if tok.dep in ("nsubj", "nsubjpass") and parent is not None and len(dependents(parsed, parent, tok.dep)) > 1:
         return "one of two subjects"  # "Thomas the groom led the mare": an apposition parsed as two subjects
     span = below(parsed, tok)
     if any(t.text == "," for t in span[1:-1]) or dependents(parsed, tok, "conj", "appos"):
@@ -58,7 +58,7 @@ def unswappable_argument(parsed: ParsedSentence, var: str, event: str) -> str | 
         return "a phrase with a clause inside"  # "Peter Jackson's decision to change composers from ... to ..."
     if own is not None and _holds_verb_phrase(parsed, tok, own):
         return "a phrase that belongs to the verb"  # "acquitted a porter of theft" -> "A porter of theft acquitted"
-    after, parent = span[-1].i + 1, governor(parsed, tok)
+    after = span[-1].i + 1
     than = parent is not None and parent.text.lower() == "than"
     if than and after < len(parsed.tokens) and parsed.tokens[after].pos == "VERB":
         return "the subject of another clause"  # "than the photos made it look", parsed as "than the photos"
@@ -129,11 +129,10 @@ def _cannot_subordinate(parsed: ParsedSentence, head: Token) -> bool:
     or a question, its auxiliary before its subject ("Could you feed the cat, because ..." -> "... because could?")."""
     subject = dependents(parsed, head, "nsubj", "nsubjpass", "expl")
     imperative = head.tag == "VB" and head.dep == "ROOT" and not subject
-    if any(aux.i < s.i for aux in dependents(parsed, head, "aux", "auxpass") for s in subject):
-        return True
+    asked = any(aux.i < s.i for aux in dependents(parsed, head, "aux", "auxpass") for s in subject)
     done = dependents(parsed, head, "dobj", "ccomp", "xcomp", "attr", "acomp", "prep", "dative", "oprd")
     elliptical = (head.lemma == "do" and not done) or (head.pos == "AUX" and head.tag == "MD")
-    return imperative or elliptical or head.dep == "parataxis" or _embedded(parsed, head)
+    return imperative or asked or elliptical or head.dep == "parataxis" or _embedded(parsed, head)
 
 
 def _embedded(parsed: ParsedSentence, head: Token) -> bool:
