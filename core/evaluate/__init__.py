@@ -13,9 +13,10 @@ from core.faces import lazy_face
 
 _FACE = {
     ".evaluation": ("BLIND_PREFIX", "compare_results", "evaluate_triples", "is_blind"),
-    ".hardness": ("hardness_report", "markdown_table", "summary_rows"),
+    ".hardness": ("hardness_report", "markdown_table", "rebalanced_records", "summary_rows"),
     ".metrics": ("check_n_boot",),
     ".plots": ("plot_eval",),
+    ".rebalance": ("check_bounds", "plan_rebalance", "rebalance_set", "rebalance_triples"),
     ".spotcheck": ("check_model",),
     ".spread": ("evaluate_spread",),
     ".table": ("table_rows", "write_table"),

@@ -32,6 +32,7 @@ from core.textio import read_rows, table_format
 from core.types import RULES
 
 OURS = "ours"
+REBALANCED = "ours-rebalanced"
 PAPER = "paper"
 
 
@@ -131,11 +132,15 @@ def hardness_report(
     cancel: threading.Event | None = None,
     records_out: list[dict[str, Any]] | None = None,
     engine: Any | None = None,
+    rebalance: float | None = None,
 ) -> dict[str, Any]:
     """Craft foils for the pairs in ``path`` and measure their hardness (see the module doc).
 
     ``records_out``, when given, receives every foil record the pipeline produced; ``blind`` names
-    the fluency scorers run as blind baselines (``()``: none). ``engine``
+    the fluency scorers run as blind baselines (``()``: none). ``rebalance`` (a blind TACC ceiling,
+    e.g. 0.6) adds the set ``ours-rebalanced``: our foils less those the first blind scorer solves by
+    the widest margins, rule by rule, until its TACC is at most the ceiling
+    (:mod:`core.evaluate.rebalance`), scored by the same models. ``engine``
     (a :class:`core.engines.EngineSpec`) crafts the foils shard by shard and spreads the models
     over its workers; the report is the same whatever the engine.
     """
@@ -144,6 +149,8 @@ def hardness_report(
 
     settings = settings or Settings()
     started = time.perf_counter()
+    if rebalance is not None:  # refused now, not after the foils
+        _rebalance_scorer(blind, rebalance)
     pairs, paper = read_pairs(path, limit)
     pipeline = FoilPipeline.from_settings(settings)
     if engine is None or engine.name == "local":
@@ -161,7 +168,10 @@ def hardness_report(
     ours = [Triple(r.source, r.paraphrase or "", str(r.foil), rule=str(r.rule), variant=r.variant, id=r.id) for r in kept]
     names = list(dict.fromkeys(["bow", *(f"{BLIND_PREFIX}{b}" for b in blind if b != "none"), *models]))
     report: dict[str, Any] = {"sets": {}}
-    for label, triples in {OURS: ours, PAPER: paper}.items():
+    sets = {OURS: ours, PAPER: paper}
+    if rebalance is not None:
+        sets[REBALANCED], report["rebalance"] = _rebalanced(ours, blind, rebalance)
+    for label, triples in sets.items():
         if not triples:
             continue
         check_cancel(cancel)
@@ -182,6 +192,35 @@ def hardness_report(
         "seconds": {"foils": round(t_foils, 2), "total": round(time.perf_counter() - started, 2)},
     }
     return report
+
+
+def _rebalance_scorer(blind: Sequence[str], ceiling: float) -> str:
+    """The blind scorer a rebalance uses (the first named), once the ceiling is known to be sound."""
+    from core.evaluate.rebalance import check_bounds
+
+    check_bounds(ceiling)
+    scorers = [b for b in blind if b != "none"]
+    if not scorers:
+        raise InputError("rebalancing needs a blind scorer", hint="drop --blind none, or pass --blind trigram")
+    return scorers[0]
+
+
+def _rebalanced(ours: list[Triple], blind: Sequence[str], ceiling: float) -> tuple[list[Triple], dict[str, Any]]:
+    """Our triples rebalanced against the first blind scorer (see :func:`hardness_report`)."""
+    from core.evaluate.rebalance import rebalance_triples
+
+    return rebalance_triples(ours, _rebalance_scorer(blind, ceiling), max_tacc=ceiling)
+
+
+def rebalanced_records(records: Sequence[Any], summary: Mapping[str, Any]) -> list[Any]:
+    """The kept foil records a rebalance kept (``summary`` is the report's ``rebalance``), in record order."""
+    from core.record import as_foil
+
+    dropped = {d["id"] for d in summary["dropped_triples"]}
+    out = [r for r in records if (f := as_foil(r)).has_foil and f.kept is True and f.id not in dropped]
+    if len(out) != summary["kept"]:  # ids must name triples one to one, or the file would not be the set scored
+        raise InputError(f"{len(out)} records for {summary['kept']} rebalanced triples", hint="foil ids must be unique")
+    return out
 
 
 def _kept_foils(records: Sequence[Mapping[str, Any]]) -> tuple[list[Any], dict[str, Any], set[str]]:
@@ -243,7 +282,7 @@ def summary_rows(report: Mapping[str, Any]) -> list[dict[str, str]]:
     rows = []
     sets = report["sets"]
     models = report["provenance"]["models"]
-    for label in (OURS, PAPER):
+    for label in (OURS, REBALANCED, PAPER):
         if label not in sets or not sets[label].get("n_triples"):
             continue
         data = sets[label]

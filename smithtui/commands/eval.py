@@ -35,6 +35,11 @@ def register(subparsers: Any) -> None:
         help="fluency scorers run as blind baselines that never read the source, beside the models "
         "(default: trigram; 'none': off)",
     )  # fmt: skip
+    p.add_argument(
+        "--rebalance", type=unit_interval, metavar="CEILING",
+        help="first drop, rule by rule, the triples the first blind scorer solves by the widest margins, until its "
+        "TACC is at most CEILING (e.g. 0.6); what was dropped goes in the JSON",
+    )  # fmt: skip
     p.add_argument("--out", metavar="JSON", help="write the full results with provenance as JSON")
     p.add_argument("--out-csv", metavar="CSV", help="write the table as CSV")
     p.add_argument("--out-mteb", metavar="DIR", help="write MTEB TaskResult JSON: DIR/<model>/<revision>/<task>.json")
@@ -160,12 +165,18 @@ def run(args: argparse.Namespace) -> int:
     say(f"models: {', '.join(names)}")
 
     results: dict[str, dict[str, Any]] = {}
-    for path, ts in _read_sets(args, columns):
+    for path, ts, rebalance in _read_sets(args, columns):
+        if rebalance is not None:
+            per_rule = ", ".join(f"{r} {v['dropped']}" for r, v in rebalance["rules"].items() if v["dropped"])
+            say(f"{path}: rebalanced against blind:{rebalance['scorer']['scorer']}: dropped {rebalance['dropped']} "
+                f"triple(s) before scoring" + (f" ({per_rule})" if per_rule else ""))  # fmt: skip
         result = _evaluate_set(args, path, ts, names, cache, seed, settings, per_model, say)
         label = Path(path).stem
         while label in results:
             label += "'"
         results[label] = _report_set(args, path, ts, result, label, say)
+        if rebalance is not None:
+            results[label]["rebalance"] = rebalance
 
     comparison = compare_results(results) if len(results) > 1 else None
     if comparison:
@@ -197,16 +208,36 @@ def _model_names(args: argparse.Namespace, settings: Any, say: Callable[[str], N
     return names
 
 
-def _read_sets(args: argparse.Namespace, columns: Any) -> list[tuple[str, Any]]:
-    """Every triples file read and checked (and the bootstrap's memory budget) before any model is loaded."""
+def _read_sets(args: argparse.Namespace, columns: Any) -> list[tuple[str, Any, Any]]:
+    """Every triples file read and checked (and the bootstrap's memory budget) before any model is loaded, each
+    rebalanced when asked (with the summary of what was dropped; None otherwise)."""
     from core.evaluate import check_n_boot, read_triples
 
+    scorer = _rebalance_scorer(args)
     sets = []
     for path in args.triples:
         ts = read_triples(path, layout=args.layout, columns=columns, include_rejected=args.include_rejected)
         check_n_boot(args.n_boot, len(ts))
         sets.append((path, ts))
-    return sets
+    if scorer is None:
+        return [(path, ts, None) for path, ts in sets]
+    from core.evaluate import rebalance_set
+
+    return [(path, *rebalance_set(ts, scorer, max_tacc=args.rebalance)) for path, ts in sets]
+
+
+def _rebalance_scorer(args: argparse.Namespace) -> str | None:
+    """The blind scorer ``--rebalance`` uses (the first of ``--blind``); None without ``--rebalance``."""
+    from core.errors import InputError
+    from core.evaluate import check_bounds
+
+    if args.rebalance is None:
+        return None
+    check_bounds(args.rebalance)
+    blind = [b.strip() for b in (args.blind or "").split(",") if b.strip() and b.strip() != "none"]
+    if not blind:
+        raise InputError("--rebalance needs a blind scorer", hint="drop --blind none, or pass --blind trigram")
+    return blind[0]
 
 
 def _evaluate_set(

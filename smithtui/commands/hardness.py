@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from smithtui.commands.engine import add_engine_arguments, engine_spec
-from smithtui.commands.flags import nonneg_int, positive_int, rule_list
+from smithtui.commands.flags import nonneg_int, positive_int, rule_list, unit_interval
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,6 +27,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--blind", default="trigram",
         help="fluency scorers run as blind baselines, never reading the source (default: trigram; 'none': off)",
     )  # fmt: skip
+    p.add_argument(
+        "--rebalance", type=unit_interval, metavar="CEILING",
+        help="also report our foils less those the first blind scorer solves by the widest margins, rule by rule, "
+        "until its TACC is at most CEILING (e.g. 0.6); writes their records to rebalanced.jsonl",
+    )  # fmt: skip
     p.add_argument("--seed", type=nonneg_int, help="sampling seed")
     p.add_argument("--per-rule", type=positive_int, dest="per_rule", default=1, help="foils per rule and pair (default 1)")
     p.add_argument("--rules", type=rule_list, help="comma-separated subset of PN,RS,US,AR,HS")
@@ -38,7 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from core.config import load_settings
     from core.embed import EmbeddingCache, resolve
-    from core.evaluate import check_n_boot, hardness_report, markdown_table, summary_rows
+    from core.evaluate import check_n_boot, hardness_report, markdown_table, rebalanced_records, summary_rows
     from core.export import write_jsonl
     from core.output import check_output
     from core.progress import console_progress
@@ -69,10 +74,13 @@ def run(args: argparse.Namespace) -> int:
         progress=progress,
         records_out=records,
         engine=engine_spec(args),
+        rebalance=args.rebalance,
     )
     close()
     atomic_write_json(out / "report.json", report)
     write_jsonl(out / "foils.jsonl", records)
+    if "rebalance" in report:
+        write_jsonl(out / "rebalanced.jsonl", rebalanced_records(records, report["rebalance"]))
     table = markdown_table(report)
     atomic_write_text(out / "report.md", table + "\n")
     _print_table(summary_rows(report))
