@@ -167,3 +167,25 @@ def test_hs_offers_no_hypernym_judged_unusable_on_two_sets():
     assert [c.lemma for c in sense_hypernyms("hospital.n.01", "hospital")] == []  # "raised money for a building"
     assert [c.lemma for c in sense_hypernyms("sky.n.01", "sky")] == []  # "the light had gone from the gas"
     assert [c.lemma for c in sense_hypernyms("oxygen.n.01", "oxygen")] == ["gas"]  # "survive without gas" stays
+
+
+@needs_wordnet
+def test_hs_leaves_a_word_people_do_not_use_for_the_thing_and_an_informal_variant():
+    from core.foils.rules.hypernyms import sense_hypernyms
+
+    assert [c.lemma for c in sense_hypernyms("wallet.n.01", "wallet")] == []  # "he loses his container"
+    assert [c.lemma for c in sense_hypernyms("milk.n.01", "milk")] == []  # nor, farther up, "some liquid"
+    assert [c.lemma for c in sense_hypernyms("wife.n.01", "wife")] == ["partner"]  # "his woman" goes, "partner" stays
+    assert [c.lemma for c in sense_hypernyms("box.n.01", "box")] == ["container"]  # a box is a container
+    assert [c.lemma for c in sense_hypernyms("dad.n.01", "dad")] == []  # "Dad -> Father": the same person
+    assert [c.lemma for c in sense_hypernyms("father.n.01", "father")] == ["parent"]
+
+
+def test_rs_does_not_make_an_occasion_act_on_a_person():
+    moved = "My manager moved the weekly meeting to Thursday."
+    missed = "I missed the meeting because my train was late."
+    cheered = "The audience applauded the orchestra."
+    got = realized([moved, missed, cheered], ("RS",), "agent-patient")
+    assert got[moved] == []  # "The weekly meeting moved my manager to Thursday."
+    assert not [f for f in got[missed] if f.startswith("The meeting missed me")]
+    assert got[cheered] == ["The orchestra applauded the audience."]  # an audience is people, and acts

@@ -94,6 +94,34 @@ FAR_SYNSETS = frozenset(
 )  # fmt: skip
 
 
+NOT_CALLED = frozenset(
+    {
+        ("minister", "reverend"), ("boiler", "container"), ("wallet", "container"), ("carriage", "container"),
+        ("doorstep", "sill"), ("youth", "juvenile"), ("milk", "beverage"), ("mistress", "woman"), ("wife", "woman"),
+    }
+)  # fmt: skip
+"""(word, hypernym) pairs that people do not say of the thing, though the hypernym serves other words: a minister is
+not "the reverend" (the government sense, or the same clergyman), a boiler or a wallet not "the container" (a box
+or a jar is), a doorstep not "the sill"; each judged usable 0 times of 2 or more over all rounds ("wife -> woman"
+1 of 7: "his woman"). Checked on the word's lemma and the hypernym's."""
+
+
+INFORMAL_VARIANT = re.compile(r"\binformal (?:term|terms|words|names?|abbreviation)\b (?:for|of)\b")
+"""A WordNet gloss that names a register variant, not a kind ("dad: an informal term for a father", "mom: informal
+terms for a mother"): its hypernym is the same thing, so the sense offers no hypernym ("Dad -> Father", "Mom ->
+Mother": neither judged usable)."""
+
+
+def informal_variant(synset: Any) -> bool:
+    """The sense is an informal word for its own hypernym (:data:`INFORMAL_VARIANT`).
+
+    >>> wn = wordnet()
+    >>> informal_variant(wn.synset("dad.n.01")), informal_variant(wn.synset("father.n.01"))
+    (True, False)
+    """
+    return bool(INFORMAL_VARIANT.search(synset.definition()))
+
+
 # Abstract synsets still offered as a *direct* hypernym (none since issue 12 named "group" and "unit" abstract).
 _ALLOWED_DIRECT: frozenset[str] = frozenset()
 
@@ -214,6 +242,8 @@ def _hypernyms(key: str, pos: str, transitive: bool | None = None) -> tuple[Cand
     ]
     found: list[tuple[int, int, int, Candidate]] = []  # (-score, sense index, depth, candidate)
     for index, src in senses:
+        if informal_variant(src.synset()):
+            continue
         score = sense_count(src)
         offered = 0
         frontier = [(h, 1) for h in _up(src.synset())]
@@ -228,6 +258,8 @@ def _hypernyms(key: str, pos: str, transitive: bool | None = None) -> tuple[Cand
                 continue
             abstract = name in ABSTRACT_SYNSETS and not (depth == 1 and name in _ALLOWED_DIRECT)
             best = None if abstract else _best_lemma(synset, key)
+            if best is not None and (key, best[0].lower()) in NOT_CALLED:
+                break  # what lies above it is farther still
             if best is not None and best[1] and (pos != "v" or _verb_fits(synset, best[0], transitive)):
                 found.append((-score, index, depth, Candidate(_readable(best[0]), name, score)))
                 offered += 1
@@ -346,9 +378,12 @@ def _sense_hypernyms(synset_name: str, key: str, transitive: bool | None, min_zi
     score = sense_count(src) if src is not None else 0
     own = set(synset.lemma_names())
     verb = synset.pos() == "v"
+    if informal_variant(synset):
+        return ()
     level = _up(synset)
     for _depth in (1, 2):
         found: list[tuple[float, Candidate]] = []
+        refused = False
         for hyp in level:
             if hyp.name() in ABSTRACT_SYNSETS or hyp.name() in FAR_SYNSETS:
                 continue
@@ -357,11 +392,14 @@ def _sense_hypernyms(synset_name: str, key: str, transitive: bool | None, min_zi
             best = _common_lemma(hyp, key, min_zipf)
             if best is None or best[0] in own or (verb and not _verb_fits(hyp, best[0], transitive)):
                 continue
+            if (key, best[0].lower()) in NOT_CALLED:
+                refused = True  # and not replaced by a farther hypernym: "milk -> beverage", never "-> liquid"
+                continue
             if all(c.lemma != _readable(best[0]) for _, c in found):
                 found.append((-best[1], Candidate(_readable(best[0]), hyp.name(), score)))
         if found:
             return tuple(c for _, c in sorted(found, key=lambda item: item[0]))
-        if verb and _depth >= VERB_MAX_STEPS:
+        if refused or (verb and _depth >= VERB_MAX_STEPS):
             break
         level = [h for s in level if s.name() not in FAR_SYNSETS for h in _up(s)]
     return ()

@@ -105,6 +105,8 @@ def animate_kind(name: str) -> str:
 
     >>> animate_kind("dog.n.01"), animate_kind("foreleg.n.01"), animate_kind("police.n.01"), animate_kind("pair.n.01")
     ('animal', '', 'group', '')
+    >>> animate_kind("meeting.n.01"), animate_kind("crowd.n.01")
+    ('', 'group')
     """
     sense = _synset(name)
     if sense is None:
@@ -113,7 +115,7 @@ def animate_kind(name: str) -> str:
         with _QUERY_LOCK:
             above = {sense.name()} | {s.name() for s in sense.closure(lambda s: s.hypernyms())}
         if sense.lexname() == "noun.group":
-            return "group" if above & _ACTOR_GROUPS else ""
+            return "group" if above & _ACTOR_GROUPS and not above & _OCCASIONS else ""
         return "animal" if "organism.n.01" in above else ""
     return _ANIMATE_KINDS.get(sense.lexname(), "")
 
@@ -123,6 +125,12 @@ _ACTOR_GROUPS = frozenset(
 )
 """Groups that act, of people or animals ("police", "the jury", "a herd", "the electorate"); WordNet files a set of
 things under noun.group too ("We bought three pairs of shoes" -> "Three pairs of shoes bought us")."""
+
+
+_OCCASIONS = frozenset({"meeting.n.01", "social_gathering.n.01", "fair.n.02", "rally.n.01"})
+"""Gatherings that are occasions, not actors: what happens, not who acts ("The weekly meeting moved my manager",
+"a meeting cancelled the manager", "the party was invited to us": none of 6 judged swaps of a meeting or a party
+was usable). A crowd, an audience or an assembly still acts ("the crowd cheered the players")."""
 
 
 @lru_cache(maxsize=8192)
