@@ -189,3 +189,15 @@ def test_rs_does_not_make_an_occasion_act_on_a_person():
     assert got[moved] == []  # "The weekly meeting moved my manager to Thursday."
     assert not [f for f in got[missed] if f.startswith("The meeting missed me")]
     assert got[cheered] == ["The orchestra applauded the audience."]  # an audience is people, and acts
+
+
+def test_hs_keeps_a_gendered_person_a_later_pronoun_names_and_calls_no_bicycle_a_container():
+    son = "My sister gave her son a new bicycle for his birthday."
+    aunt = "Her aunt gave her a small purse of green silk."
+    ben = "Ben is taller than his father now, and he keeps reminding everyone."
+    got = realized([son, aunt, ben], ("HS",))
+    assert not [f for f in got[son] if "her child" in f]  # "his birthday" says the child is a son
+    assert not [f for f in got[son] if "container" in f]  # WordNet files a wheeled vehicle under container too
+    assert "My sister gave her son a new vehicle for his birthday." in got[son]
+    assert "Her relative gave her a small purse of green silk." in got[aunt]  # "her" is the niece: the aunt is lost
+    assert "Ben is taller than his parent now, and he keeps reminding everyone." in got[ben]  # "he" is Ben

@@ -57,3 +57,62 @@ def _copula_subject(parsed: ParsedSentence, tok: Token) -> Token | None:
         tok = up
     verb = governor(parsed, tok) if tok.dep == "attr" else None
     return next(iter(dependents(parsed, verb, "nsubj")), None) if verb is not None else None
+
+
+
+NEUTRAL_COUNTERPARTS = frozenset({"child.n.02", "parent.n.01", "adult.n.01", "sibling.n.01", "grandparent.n.01"})
+"""Hypernyms that take only the gender from a gendered person ("son" -> "child", "mother" -> "parent", "woman" ->
+"adult"), which a pronoun or title can give back; not "relative" (the kinship goes) or "partner" (the marriage)."""
+
+
+def gender_given_back(parsed: ParsedSentence, at: int | None, synset: str) -> bool:
+    """The person's gender is given back by the sentence, so that a :data:`NEUTRAL_COUNTERPARTS` hypernym loses
+    nothing ("my son ... his birthday" -> "my child ... his birthday"; "Mrs. Pemberton was a woman" -> "an adult";
+    docs/quality-protocol.md, meaning changed: no): by a later pronoun of that gender that can only mean that person
+    (no name, pronoun, title or kin noun of the gender before it: "Her aunt gave her a purse", "Ben is taller than
+    his father, and he ..."), or by the title of a copula's subject it is said of.
+
+    >>> from core.types import ParsedSentence, Token
+    >>> words = ["My", "son", "scored", "his", "goal"]
+    >>> tokens = tuple(Token(i, w, w.lower(), "NOUN" if w == "son" else "X", "", "x", 0, 0) for i, w in enumerate(words))
+    >>> gender_given_back(ParsedSentence(" ".join(words), None, tokens=tokens), 1, "son.n.01")
+    True
+    """
+    if at is None:
+        return False
+    gender = sense_gender(synset) or GENDER_OF_NOUN.get(parsed.tokens[at].lemma.lower())
+    if gender is None:
+        return False
+    said_of = _copula_subject(parsed, parsed.tokens[at])  # "Mrs. Pemberton was a woman of fortune"
+    if said_of is not None and _gender_of_name(parsed, said_of, at) == gender:
+        return True
+    pronoun = PRONOUN_OF_GENDER[gender]
+    later = next((t for t in parsed.tokens[at + 1 :] if PRONOUNS.get(t.text.lower()) == pronoun), None)
+    if later is None:
+        return False
+    return not any(_could_be_meant(parsed, t, gender, later.i) for t in parsed.tokens[: later.i] if t.i != at)
+
+
+def _could_be_meant(parsed: ParsedSentence, tok: Token, gender: str, before: int) -> bool:
+    """Someone a pronoun of ``gender`` could stand for: a pronoun, title or kin noun of that gender, or a named
+    person not known to be of the other gender."""
+    word = tok.text.lower()
+    if word in GENDERED_WORDS[gender] or PRONOUNS.get(word) == PRONOUN_OF_GENDER[gender]:
+        return True
+    if GENDER_OF_NOUN.get(tok.lemma.lower()) == gender:
+        return True
+    return tok.ent_type == "PERSON" and _gender_of_name(parsed, tok, before) in (gender, None)
+
+
+def _gender_of_name(parsed: ParsedSentence, tok: Token, before: int) -> str | None:
+    """A named person's gender as the sentence gives it: a title just before the name ("Sir Edmund", "Mrs.
+    Pemberton"), else the first he/she pronoun after it and before token ``before`` ("Tom showed his ...")."""
+    for t in parsed.tokens[max(0, tok.i - 3) : tok.i + 1]:
+        for gender, words in GENDERED_WORDS.items():
+            if t.text.lower() in words:
+                return gender
+    for t in parsed.tokens[tok.i + 1 : before]:
+        concept = PRONOUNS.get(t.text.lower())
+        if concept in ("he", "she"):
+            return "male" if concept == "he" else "female"
+    return None

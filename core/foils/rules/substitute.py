@@ -17,7 +17,7 @@ from core.foils.amr.graph import (
 from core.foils.parse.lex import CALENDAR_NAMES, MODALS, adverb_to_adjective
 from core.foils.realize.morph import inflect
 from core.foils.rules.antonyms import has_antonyms, sense_antonyms
-from core.foils.rules.gender import gender_clash
+from core.foils.rules.gender import NEUTRAL_COUNTERPARTS, gender_clash, gender_given_back
 from core.foils.rules.hypernyms import sense_hypernyms
 from core.foils.rules.index import (
     FUNCTION_WORDS,
@@ -231,6 +231,8 @@ def _replacements(
     at = aligned_token(parsed, var)
     if rule == "HS" and wn_pos(pos) == "n":
         found = [c for c in found if _fits_number(parsed, at, c.lemma) and not loses_relation(parsed, at, c.synset)]
+        if found and gender_given_back(parsed, at, choice.synset):  # "my son ... his birthday" -> "my child ... his"
+            found = [c for c in found if c.synset not in NEUTRAL_COUNTERPARTS]
     if rule == "AR":
         found = [c for c in found if c.lemma.lower() not in QUANTITY_ADJECTIVES]
         words = {t.lemma.lower() for t in parsed.tokens} | {t.text.lower() for t in parsed.tokens}
