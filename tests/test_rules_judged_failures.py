@@ -201,3 +201,21 @@ def test_hs_keeps_a_gendered_person_a_later_pronoun_names_and_calls_no_bicycle_a
     assert "My sister gave her son a new vehicle for his birthday." in got[son]
     assert "Her relative gave her a small purse of green silk." in got[aunt]  # "her" is the niece: the aunt is lost
     assert "Ben is taller than his parent now, and he keeps reminding everyone." in got[ben]  # "he" is Ben
+
+
+def test_rs_makes_no_animal_act_on_a_person_but_a_person_may_act_on_an_animal():
+    fed = "You can feed the cat tonight if I am not back before eight."
+    vet = "The vet examined the puppy carefully."
+    scratched = "The cat scratched the delivery man when he reached for the gate."
+    got = realized([fed, vet, scratched], ("RS",), "agent-patient")
+    assert got[fed] == []  # "The cat can feed you tonight ..."
+    assert got[vet] == []  # "The puppy examined the vet carefully."
+    assert got[scratched] == ["The delivery man scratched the cat when he reached for the gate."]
+
+
+@needs_wordnet
+def test_hs_calls_no_horse_the_equine_but_a_cat_still_the_feline():
+    from core.foils.rules.hypernyms import sense_hypernyms
+
+    assert [c.lemma for c in sense_hypernyms("horse.n.01", "horse")] == []
+    assert [c.lemma for c in sense_hypernyms("cat.n.01", "cat")] == ["feline"]

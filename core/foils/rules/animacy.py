@@ -79,6 +79,19 @@ def group(parsed: ParsedSentence, idx: GraphIndex, var: str, senses: SentenceCon
     return (animate_kind(sense) if sense is not None else first_animate_kind(lemma)) == "group"
 
 
+def animal(parsed: ParsedSentence, idx: GraphIndex, var: str, senses: SentenceContext | None) -> bool:
+    """An animal: a common noun whose sense here (else its first sense) is a creature ("the dog", "a charger" read
+    as a horse); never a name or a pronoun."""
+    from core.foils.rules.wordnet_facts import animate_kind, first_animate_kind
+
+    tok = head_token(parsed, var)
+    if tok is None or tok.pos != "NOUN" or tok.ent_type:
+        return False
+    lemma = split_concept(idx.concepts.get(var, ""))[0]
+    sense = _clear_sense(senses, lemma, tok.i)
+    return (animate_kind(sense) if sense is not None else first_animate_kind(lemma)) == "animal"
+
+
 def _clear_sense(senses: SentenceContext | None, lemma: str, at: int | None) -> str | None:
     """The noun's sense at token ``at`` when the vectors choose it by at least :data:`SENSE_MARGIN`, else None."""
     if senses is None or at is None:

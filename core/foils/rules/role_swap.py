@@ -22,7 +22,7 @@ from core.foils.amr.graph import (
     rebuild,
     swap_edge_targets,
 )
-from core.foils.rules.animacy import animate, group
+from core.foils.rules.animacy import animal, animate, group
 from core.foils.rules.index import (
     CONNECTIVES,
     OP_ROLE,
@@ -133,6 +133,14 @@ def _authority_over(parsed: ParsedSentence, idx: GraphIndex, a: str, b: str, sen
     """``a`` is a group or institution and ``b`` is not: it acts on or gives to a person with an authority no person
     has ("Police arrested two men" -> "Two men arrested police"; "The firm gave its workers a bonus")."""
     return group(parsed, idx, a, senses) and not group(parsed, idx, b, senses)
+
+
+def _animal_over_person(parsed: ParsedSentence, idx: GraphIndex, a: str, b: str, senses: SentenceContext | None) -> bool:
+    """``a`` is a person and ``b`` an animal: the swap would make the animal act on the person, and what people do to
+    animals (feed, walk, examine, own them) animals do not do to people ("Could the cat feed you tonight?", "the
+    puppy examined the vet": 1 of 12 such judged swaps usable). The other way stays: "The cat scratched the delivery
+    man" -> "The delivery man scratched the cat" (5 of 7 usable)."""
+    return animal(parsed, idx, b, senses) and animate(parsed, idx, a, senses) and not animal(parsed, idx, a, senses)
 
 
 def _predicative(parsed: ParsedSentence, var: str) -> bool:
@@ -365,6 +373,7 @@ def _argument_swaps(
                     _can_trade(parsed, idx, a, b, senses)
                     and not _things_that_cannot_act(parsed, idx, event, a, senses)
                     and not _authority_over(parsed, idx, a, b, senses)
+                    and not _animal_over_person(parsed, idx, a, b, senses)
                 ):
                     found.append(_pair_edit(parsed, idx, event, a, b, ":ARG0", ":ARG1", "agent-patient"))
                 elif "agent-patient-any" in variants:  # the paper's swap whatever the arguments
@@ -375,7 +384,7 @@ def _argument_swaps(
                 for b in args[":ARG2"]:
                     if _can_trade(parsed, idx, a, b, senses) and not (
                         _predicate(parsed, idx, a) or _predicate(parsed, idx, b) or _predicative(parsed, b)
-                    ) and not _authority_over(parsed, idx, a, b, senses):
+                    ) and not (_authority_over(parsed, idx, a, b, senses) or _animal_over_person(parsed, idx, a, b, senses)):
                         found.append(_pair_edit(parsed, idx, event, a, b, ra, ":ARG2", "recipient"))
     if "recipient" in variants:
         outs = idx.out.get(event, ())
