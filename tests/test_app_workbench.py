@@ -53,8 +53,8 @@ def table_rules(screen: WorkbenchScreen) -> list[str]:
     return [str(table.get_row_at(i)[1]) for i in range(table.row_count)]
 
 
-EVERY_RULE = "The young doctor quickly treated the injured dog."  # HS has "dog" -> "canine" ("doctor": none)
-EVERY_RULE_PARAPHRASE = "The injured dog was quickly treated by the young doctor."
+EVERY_RULE = "The young doctor quickly treated the injured soldier."  # HS has "soldier" -> "man" ("doctor": none)
+EVERY_RULE_PARAPHRASE = "The injured soldier was quickly treated by the young doctor."
 
 
 def test_type_a_sentence_apply_each_rule_accept_two_and_export(tmp_path: Path) -> None:
