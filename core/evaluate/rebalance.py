@@ -78,7 +78,7 @@ def check_bounds(max_tacc: float, min_tacc: float = 0.0) -> None:
     if not 0.0 <= min_tacc <= 0.5 <= max_tacc <= 1.0:
         raise InputError(
             f"blind TACC bounds [{min_tacc}, {max_tacc}] do not contain chance (0.5)",
-            hint="use 0 <= min_tacc <= 0.5 <= max_tacc <= 1, e.g. --rebalance 0.6",
+            hint="a ceiling from 0.5 to 1 (e.g. --rebalance 0.6), a floor from 0 to 0.5",
         )
 
 
