@@ -16,7 +16,7 @@ _FACE = {
     ".hardness": ("hardness_report", "markdown_table", "rebalanced_records", "summary_rows"),
     ".metrics": ("check_n_boot",),
     ".plots": ("plot_eval",),
-    ".rebalance": ("check_bounds", "plan_rebalance", "rebalance_set", "rebalance_triples"),
+    ".rebalance": ("check_bounds", "plan_rebalance", "rebalance_scorer", "rebalance_set", "rebalance_triples"),
     ".spotcheck": ("check_model",),
     ".spread": ("evaluate_spread",),
     ".table": ("table_rows", "write_table"),

@@ -150,7 +150,9 @@ def hardness_report(
     settings = settings or Settings()
     started = time.perf_counter()
     if rebalance is not None:  # refused now, not after the foils
-        _rebalance_scorer(blind, rebalance)
+        from core.evaluate.rebalance import rebalance_scorer, rebalance_triples
+
+        scorer = rebalance_scorer(blind, rebalance)
     pairs, paper = read_pairs(path, limit)
     pipeline = FoilPipeline.from_settings(settings)
     if engine is None or engine.name == "local":
@@ -170,7 +172,7 @@ def hardness_report(
     report: dict[str, Any] = {"sets": {}}
     sets = {OURS: ours, PAPER: paper}
     if rebalance is not None:
-        sets[REBALANCED], report["rebalance"] = _rebalanced(ours, blind, rebalance)
+        sets[REBALANCED], report["rebalance"] = rebalance_triples(ours, scorer, max_tacc=rebalance)
     for label, triples in sets.items():
         if not triples:
             continue
@@ -192,24 +194,6 @@ def hardness_report(
         "seconds": {"foils": round(t_foils, 2), "total": round(time.perf_counter() - started, 2)},
     }
     return report
-
-
-def _rebalance_scorer(blind: Sequence[str], ceiling: float) -> str:
-    """The blind scorer a rebalance uses (the first named), once the ceiling is known to be sound."""
-    from core.evaluate.rebalance import check_bounds
-
-    check_bounds(ceiling)
-    scorers = [b for b in blind if b != "none"]
-    if not scorers:
-        raise InputError("rebalancing needs a blind scorer", hint="drop --blind none, or pass --blind trigram")
-    return scorers[0]
-
-
-def _rebalanced(ours: list[Triple], blind: Sequence[str], ceiling: float) -> tuple[list[Triple], dict[str, Any]]:
-    """Our triples rebalanced against the first blind scorer (see :func:`hardness_report`)."""
-    from core.evaluate.rebalance import rebalance_triples
-
-    return rebalance_triples(ours, _rebalance_scorer(blind, ceiling), max_tacc=ceiling)
 
 
 def rebalanced_records(records: Sequence[Any], summary: Mapping[str, Any]) -> list[Any]:

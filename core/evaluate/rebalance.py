@@ -82,6 +82,16 @@ def check_bounds(max_tacc: float, min_tacc: float = 0.0) -> None:
         )
 
 
+def rebalance_scorer(blind: Sequence[str], ceiling: float) -> str:
+    """The blind scorer a rebalance to ``ceiling`` uses: the first of ``blind`` that is not "none", once the ceiling
+    is known to be sound (:func:`check_bounds`)."""
+    check_bounds(ceiling)
+    scorers = [b for b in blind if b != "none"]
+    if not scorers:
+        raise InputError("--rebalance needs a blind scorer", hint="drop --blind none, or pass --blind trigram")
+    return scorers[0]
+
+
 def _tacc(solved: int, n: int) -> float | None:
     return round(solved / n, 6) if n else None
 

@@ -194,8 +194,7 @@ def _model_names(args: argparse.Namespace, settings: Any, say: Callable[[str], N
     from core.evaluate import BLIND_PREFIX, is_blind
 
     names = [n.strip() for n in args.models.split(",") if n.strip()] if args.models else usable_embedders(settings)
-    blind = [b.strip() for b in (args.blind or "").split(",") if b.strip() and b.strip() != "none"]
-    names = list(dict.fromkeys([*names, *(f"{BLIND_PREFIX}{b}" for b in blind)]))
+    names = list(dict.fromkeys([*names, *(f"{BLIND_PREFIX}{b}" for b in _blind_names(args))]))
     for name in names:
         if is_blind(name):
             continue
@@ -226,18 +225,16 @@ def _read_sets(args: argparse.Namespace, columns: Any) -> list[tuple[str, Any, A
     return [(path, *rebalance_set(ts, scorer, max_tacc=args.rebalance)) for path, ts in sets]
 
 
+def _blind_names(args: argparse.Namespace) -> list[str]:
+    """The fluency scorers ``--blind`` names ("none": none)."""
+    return [b.strip() for b in (args.blind or "").split(",") if b.strip() and b.strip() != "none"]
+
+
 def _rebalance_scorer(args: argparse.Namespace) -> str | None:
     """The blind scorer ``--rebalance`` uses (the first of ``--blind``); None without ``--rebalance``."""
-    from core.errors import InputError
-    from core.evaluate import check_bounds
+    from core.evaluate import rebalance_scorer
 
-    if args.rebalance is None:
-        return None
-    check_bounds(args.rebalance)
-    blind = [b.strip() for b in (args.blind or "").split(",") if b.strip() and b.strip() != "none"]
-    if not blind:
-        raise InputError("--rebalance needs a blind scorer", hint="drop --blind none, or pass --blind trigram")
-    return blind[0]
+    return None if args.rebalance is None else rebalance_scorer(_blind_names(args), args.rebalance)
 
 
 def _evaluate_set(
