@@ -65,8 +65,6 @@ def animate_word(ent_type: str, lemma: str, senses: SentenceContext | None = Non
 def group(parsed: ParsedSentence, idx: GraphIndex, var: str, senses: SentenceContext | None) -> bool:
     """A group or institution: a named organisation, or a noun whose sense here (else its first sense) is a group
     ("police", "the court", "the school board"; "the league leaders" are people)."""
-    from core.foils.rules.wordnet_facts import animate_kind, first_animate_kind
-
     if idx.concepts.get(var, "") in ORGANIZATIONS:
         return True
     tok = head_token(parsed, var)
@@ -74,22 +72,26 @@ def group(parsed: ParsedSentence, idx: GraphIndex, var: str, senses: SentenceCon
         return False
     if tok.ent_type == "ORG":
         return True
-    lemma = split_concept(idx.concepts.get(var, ""))[0]
-    sense = _clear_sense(senses, lemma, tok.i)
-    return (animate_kind(sense) if sense is not None else first_animate_kind(lemma)) == "group"
+    return _kind_here(idx, var, tok, senses) == "group"
 
 
 def animal(parsed: ParsedSentence, idx: GraphIndex, var: str, senses: SentenceContext | None) -> bool:
     """An animal: a common noun whose sense here (else its first sense) is a creature ("the dog", "a charger" read
     as a horse); never a name or a pronoun."""
-    from core.foils.rules.wordnet_facts import animate_kind, first_animate_kind
-
     tok = head_token(parsed, var)
     if tok is None or tok.pos != "NOUN" or tok.ent_type:
         return False
+    return _kind_here(idx, var, tok, senses) == "animal"
+
+
+def _kind_here(idx: GraphIndex, var: str, tok: Token, senses: SentenceContext | None) -> str:
+    """:func:`~core.foils.rules.wordnet_facts.animate_kind` of the noun's sense at ``tok`` when the vectors choose it
+    clearly, else of its first sense."""
+    from core.foils.rules.wordnet_facts import animate_kind, first_animate_kind
+
     lemma = split_concept(idx.concepts.get(var, ""))[0]
     sense = _clear_sense(senses, lemma, tok.i)
-    return (animate_kind(sense) if sense is not None else first_animate_kind(lemma)) == "animal"
+    return animate_kind(sense) if sense is not None else first_animate_kind(lemma)
 
 
 def _clear_sense(senses: SentenceContext | None, lemma: str, at: int | None) -> str | None:

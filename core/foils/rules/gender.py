@@ -16,6 +16,7 @@ from core.foils.rules.wordnet_facts import sense_gender
 from core.types import ParsedSentence, Token
 
 PRONOUN_OF_GENDER = {"male": "he", "female": "she"}  # the AMR pronoun concept (core.foils.parse.lex.PRONOUNS)
+GENDER_OF_PRONOUN = {pronoun: gender for gender, pronoun in PRONOUN_OF_GENDER.items()}
 GENDERED_WORDS = {
     "male": frozenset({"mr", "mr.", "sir", "lord", "man", "gentleman", "himself"}),
     "female": frozenset({"mrs", "mrs.", "miss", "ms", "ms.", "lady", "woman", "herself", "madam"}),
@@ -34,9 +35,7 @@ def gender_clash(parsed: ParsedSentence, at: int | None, synset: str) -> bool:
     ("showed his son ... her fishing line", "he was the son of a bankrupt" -> "he was the daughter") or contradict a
     title or noun of that gender elsewhere ("Lady Pemberton was the proudest man"); a spouse's antonym must not take
     the gender of a title beside it ("Mrs. Whitlow, who had buried two husbands" -> "two wives")."""
-    if at is None:
-        return False
-    gender = sense_gender(synset) or GENDER_OF_NOUN.get(parsed.tokens[at].lemma.lower())
+    gender = _person_gender(parsed, at, synset)
     if gender is None:
         return False
     others = [t for t in parsed.tokens if t.i != at]
@@ -51,13 +50,19 @@ def gender_clash(parsed: ParsedSentence, at: int | None, synset: str) -> bool:
     return spouse and any(t.text.lower() in GENDERED_WORDS[new] for t in others)
 
 
+def _person_gender(parsed: ParsedSentence, at: int | None, synset: str) -> str | None:
+    """The gender of the person at token ``at`` in the sense ``synset``, by WordNet or by its kin word."""
+    if at is None:
+        return None
+    return sense_gender(synset) or GENDER_OF_NOUN.get(parsed.tokens[at].lemma.lower())
+
+
 def _copula_subject(parsed: ParsedSentence, tok: Token) -> Token | None:
     """The subject of the copula whose predicate noun ``tok`` is (or heads a conjunct of), else None."""
     while tok.dep == "conj" and (up := governor(parsed, tok)) is not None:
         tok = up
     verb = governor(parsed, tok) if tok.dep == "attr" else None
     return next(iter(dependents(parsed, verb, "nsubj")), None) if verb is not None else None
-
 
 
 NEUTRAL_COUNTERPARTS = frozenset({"child.n.02", "parent.n.01", "adult.n.01", "sibling.n.01", "grandparent.n.01"})
@@ -78,10 +83,8 @@ def gender_given_back(parsed: ParsedSentence, at: int | None, synset: str) -> bo
     >>> gender_given_back(ParsedSentence(" ".join(words), None, tokens=tokens), 1, "son.n.01")
     True
     """
-    if at is None:
-        return False
-    gender = sense_gender(synset) or GENDER_OF_NOUN.get(parsed.tokens[at].lemma.lower())
-    if gender is None:
+    gender = _person_gender(parsed, at, synset)
+    if at is None or gender is None:
         return False
     said_of = _copula_subject(parsed, parsed.tokens[at])  # "Mrs. Pemberton was a woman of fortune"
     if said_of is not None and _gender_of_name(parsed, said_of, at) == gender:
@@ -112,7 +115,7 @@ def _gender_of_name(parsed: ParsedSentence, tok: Token, before: int) -> str | No
             if t.text.lower() in words:
                 return gender
     for t in parsed.tokens[tok.i + 1 : before]:
-        concept = PRONOUNS.get(t.text.lower())
-        if concept in ("he", "she"):
-            return "male" if concept == "he" else "female"
+        gender = GENDER_OF_PRONOUN.get(PRONOUNS.get(t.text.lower(), ""))
+        if gender is not None:
+            return gender
     return None

@@ -135,6 +135,12 @@ def _authority_over(parsed: ParsedSentence, idx: GraphIndex, a: str, b: str, sen
     return group(parsed, idx, a, senses) and not group(parsed, idx, b, senses)
 
 
+def _one_way(parsed: ParsedSentence, idx: GraphIndex, a: str, b: str, senses: SentenceContext | None) -> bool:
+    """What ``a`` does to ``b``, ``b`` cannot do to ``a``: an institution's authority over a person
+    (:func:`_authority_over`) or a person's care of an animal (:func:`_animal_over_person`)."""
+    return _authority_over(parsed, idx, a, b, senses) or _animal_over_person(parsed, idx, a, b, senses)
+
+
 def _animal_over_person(parsed: ParsedSentence, idx: GraphIndex, a: str, b: str, senses: SentenceContext | None) -> bool:
     """``a`` is a person and ``b`` an animal: the swap would make the animal act on the person, and what people do to
     animals (feed, walk, examine, own them) animals do not do to people ("Could the cat feed you tonight?", "the
@@ -372,8 +378,7 @@ def _argument_swaps(
                 if (
                     _can_trade(parsed, idx, a, b, senses)
                     and not _things_that_cannot_act(parsed, idx, event, a, senses)
-                    and not _authority_over(parsed, idx, a, b, senses)
-                    and not _animal_over_person(parsed, idx, a, b, senses)
+                    and not _one_way(parsed, idx, a, b, senses)
                 ):
                     found.append(_pair_edit(parsed, idx, event, a, b, ":ARG0", ":ARG1", "agent-patient"))
                 elif "agent-patient-any" in variants:  # the paper's swap whatever the arguments
@@ -384,7 +389,7 @@ def _argument_swaps(
                 for b in args[":ARG2"]:
                     if _can_trade(parsed, idx, a, b, senses) and not (
                         _predicate(parsed, idx, a) or _predicate(parsed, idx, b) or _predicative(parsed, b)
-                    ) and not (_authority_over(parsed, idx, a, b, senses) or _animal_over_person(parsed, idx, a, b, senses)):
+                    ) and not _one_way(parsed, idx, a, b, senses):
                         found.append(_pair_edit(parsed, idx, event, a, b, ra, ":ARG2", "recipient"))
     if "recipient" in variants:
         outs = idx.out.get(event, ())
