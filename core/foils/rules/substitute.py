@@ -45,7 +45,7 @@ from core.foils.rules.lexicon import (
     zipf,
 )
 from core.foils.rules.variants import DEFAULT_VARIANTS
-from core.foils.rules.word_use import loses_relation, set_use
+from core.foils.rules.word_use import loses_relation, office_of_place, set_use
 from core.foils.rules.wordnet_facts import sense_words, synset_lexname, verb_frames
 from core.types import Edit, ParsedSentence, Token
 
@@ -66,25 +66,30 @@ MASS_GAP = 0.8
 plural of its own ("furniture"). A bare singular source ("after dinner") takes only a mass hypernym ("after meal"
 is not English)."""
 _BARE_MASS_DEPS = frozenset({"dobj", "pobj", "nsubj", "nsubjpass"})  # where a bare singular is a mass use
+MASS_DETERMINERS = frozenset({"some", "much", "enough"})  # before a singular noun: a mass use
 PLURAL_GAP = 1.5  # a plural source ("these boots") takes a hypernym whose plural is no rarer than this below it
 
 
 def _fits_number(parsed: ParsedSentence, index: int | None, lemma: str) -> bool:
     """A noun hypernym that reads right in the source noun's slot: a plural source needs a hypernym with an
     attested plural ("these footwear", "equipments"), a singular source after "a" a count noun ("a furniture"), a
-    singular source without a determiner a mass noun; a bare count noun in a phrase takes none ("to bed")."""
+    singular source without a determiner or after "some" a mass noun ("some beverage"); a bare count noun in a
+    phrase takes none ("to bed"). A multi-word hypernym is judged by its head noun."""
     if index is None or not 0 <= index < len(parsed.tokens):
         return True
     tok = parsed.tokens[index]
-    if tok.tag not in ("NN", "NNS") or " " in lemma:
+    if tok.tag not in ("NN", "NNS"):
         return True
-    plural = inflect(lemma, "NNS")
-    gap = zipf(lemma) - zipf(plural) if plural != lemma else math.inf
+    head = lemma.split()[-1]  # a phrase counts as its head noun: "on farmland" -> "on rural area" is not English
+    plural = inflect(head, "NNS")
+    gap = zipf(head) - zipf(plural) if plural != head else math.inf
     if tok.tag == "NNS":
-        return plural != lemma and zipf(plural) >= 2.5 and gap <= PLURAL_GAP
+        return plural != head and zipf(plural) >= 2.5 and gap <= PLURAL_GAP
     kids = dependents(parsed, tok)
     if any(t.dep == "det" and t.text.lower() in ("a", "an") for t in kids):
         return gap < MASS_GAP  # "a chair" -> "a furniture": an indefinite article needs a count noun
+    if any(t.dep == "det" and t.text.lower() in MASS_DETERMINERS for t in kids):
+        return gap >= MASS_GAP  # "some milk" -> "some beverage": "some" before a singular needs a mass noun
     if tok.dep not in _BARE_MASS_DEPS:
         return True  # a role noun without an article is fine for any noun: "was appointed bishop", "daughter of X"
     bare = not any(t.dep in _DETERMINER_DEPS or (t.dep == "prep" and t.text.lower() == "of") for t in kids)
@@ -230,6 +235,8 @@ def _replacements(
         found = [c for c in found if frozenset((lemma.lower(), c.lemma.lower())) not in NOT_OPPOSITES]
     at = aligned_token(parsed, var)
     if rule == "HS" and wn_pos(pos) == "n":
+        if office_of_place(parsed, at, choice.synset):
+            return []  # "the mayor of Corvale" -> "the politician of Corvale"
         found = [c for c in found if _fits_number(parsed, at, c.lemma) and not loses_relation(parsed, at, c.synset)]
         if found and gender_given_back(parsed, at, choice.synset):  # "my son ... his birthday" -> "my child ... his"
             found = [c for c in found if c.synset not in NEUTRAL_COUNTERPARTS]

@@ -1,6 +1,8 @@
 """How a word is used in its sentence, where WordNet's antonym of the word would misread it: set patterns ("a little
 apart", "fell ill", "no good", "the late artist"), an adjective standing as a noun ("Little was said"), a verb in the
-middle voice ("A painting sold for £1.2 million"). AR leaves such words alone (:func:`set_use`).
+middle voice ("A painting sold for £1.2 million"). AR leaves such words alone (:func:`set_use`). And where a
+hypernym loses what the noun says in its sentence: a relation ("the vicar's wife", :func:`loses_relation`) or an
+office of a named place ("the mayor of Corvale", :func:`office_of_place`).
 """
 
 from __future__ import annotations
@@ -79,3 +81,18 @@ def loses_relation(parsed: ParsedSentence, at: int | None, synset: str) -> bool:
         return False
     return bool(dependents(parsed, parsed.tokens[at], "poss"))
 
+
+def office_of_place(parsed: ParsedSentence, at: int | None, synset: str) -> bool:
+    """A person noun, no kinship word, that names an office of a named place or body ("the mayor of Corvale", "the
+    bishop of Lincoln"): its hypernym holds no such office ("the politician of Corvale"; mayor -> politician 2 of 8
+    judged usable with "of" and a name, none of the last 6, and 9 of 9 without), where "the daughter of Mr Grey" ->
+    "the child of Mr Grey" keeps its sense, and a place noun is no office ("the district of Marrowgate")."""
+    from core.foils.rules.lexicon import wordnet
+
+    if at is None or not 0 <= at < len(parsed.tokens):
+        return False
+    sense = wordnet().synset(synset)
+    if sense.lexname() != "noun.person" or wordnet().synset("relative.n.01") in sense.closure(lambda s: s.hypernyms()):
+        return False
+    of = [p for p in dependents(parsed, parsed.tokens[at], "prep") if p.text.lower() == "of"]
+    return any(o.pos == "PROPN" for p in of for o in dependents(parsed, p, "pobj"))
