@@ -219,3 +219,60 @@ def test_hs_calls_no_horse_the_equine_but_a_cat_still_the_feline():
 
     assert [c.lemma for c in sense_hypernyms("horse.n.01", "horse")] == []
     assert [c.lemma for c in sense_hypernyms("cat.n.01", "cat")] == ["feline"]
+
+
+@needs_wordnet
+def test_hs_holds_an_office_of_a_place_and_counts_a_phrase_by_its_head():
+    office = "The mayor of Dunhallow opened the new swimming pool on Saturday."
+    mayor = "The mayor opened the new swimming pool on Saturday."
+    kin = "The daughter of Mr Penrose married a sailor."
+    fields = "Two cranes were seen on farmland near the estuary."
+    plumber = "Our plumber will look at the boiler tomorrow."
+    got = realized([office, mayor, kin, fields, plumber], ("HS",))
+    assert not [f for f in got[office] if "of Dunhallow" in f and "mayor" not in f]  # "the politician of Dunhallow"
+    assert "The politician opened the new swimming pool on Saturday." in got[mayor]  # no office named: it stays
+    assert "The child of Mr Penrose married a sailor." in got[kin]  # kinship is no office
+    assert not [f for f in got[fields] if "on rural area" in f]  # a bare count noun is not English there
+    assert not [f for f in got[plumber] if "artisan" in f]
+
+
+def test_hs_takes_only_a_mass_hypernym_after_some():
+    from core.foils.rules.substitute import _fits_number
+
+    parsed = DependencyParser().parse(["Could you buy some cheese on the way home?"])[0]
+    cheese = next(t.i for t in parsed.tokens if t.text == "cheese")
+    assert _fits_number(parsed, cheese, "food")  # "some food"
+    assert not _fits_number(parsed, cheese, "dairy product")  # "some dairy product"
+
+
+@needs_wordnet
+def test_ar_reads_at_least_as_a_comment_a_counted_day_as_24_hours_and_a_recall_of_counted_goods():
+    comment = "The bus was late again, but at least it was warm inside."
+    bound = "The repairs will take at least three weeks."
+    counted = "We stayed with my aunt for four days in June."
+    goods = "The bakery recalled hundreds of loaves after a customer found a bolt in one."
+    got = realized([comment, bound, counted, goods], ("AR",))
+    assert not [f for f in got[comment] if "at most" in f]
+    assert "The repairs will take at most three weeks." in got[bound]  # a bound keeps its opposite
+    assert not [f for f in got[counted] if "night" in f]
+    assert not [f for f in got[goods] if "forgot" in f]
+
+
+def test_us_keeps_a_numbers_article_and_a_compounds_article():
+    raised = "They raised an impressive twelve thousand dollars for the school."
+    maid = "The old housekeeper scolded the kitchen maid for letting the spaniel in."
+    got = realized([raised, maid], ("US",))
+    assert "They raised a twelve thousand dollars for the school." not in got[raised]
+    assert "They raised an impressive twelve thousand dollars." in got[raised]
+    assert not [f for f in got[maid] if "scolded maid" in f]  # the parser hung "the" on "kitchen"
+    assert "The housekeeper scolded the kitchen maid for letting the spaniel in." in got[maid]
+
+
+def test_a_noun_the_small_tagger_reads_as_a_verb_is_reparsed():
+    from core.foils.parse.dep import DependencyParser
+
+    parsed = DependencyParser().parse(["The old housekeeper scolded the kitchen maid for letting the spaniel in."])[0]
+    maid = next(t for t in parsed.tokens if t.text == "maid")
+    assert maid.pos == "NOUN" and parsed.metadata.get("retagged") == "en_core_web_md"
+    kept = DependencyParser().parse(["Please text me when you get to the station."])[0]
+    assert "retagged" not in kept.metadata  # "text" is a verb the md tagger agrees on: nothing to repair

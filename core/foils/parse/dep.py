@@ -128,15 +128,43 @@ def _verb_form(word: str) -> tuple[str, str] | None:
     return None
 
 
-def repair_tags(doc: Any) -> tuple[Any, str]:
-    """Survive the small tagger's worst mistake: a sentence whose verb was tagged as a noun.
+def _no_verb_word(token: Any) -> bool:
+    """A token tagged as a verb whose word is no English verb form (lemminflect knows no verb lemma of it):
+    "the kitchen maid(VBN)", "richer and wiser(VBD)", "the labourers' cottages showed it smokeless(VB)"."""
+    import lemminflect
 
-    Such a sentence is re-parsed with the installed ``en_core_web_md``; when its root is still a noun with a
+    known = lemminflect.getLemma(token.text.lower(), upos="VERB", lemmatize_oov=False)
+    return token.pos_ == "VERB" and token.is_alpha and not known
+
+
+def _noun_read_as_verb(doc: Any) -> tuple[Any, str]:
+    """The tagger's other mistake: a noun or adjective tagged as a verb, which the graph then makes a predicate
+    ("scolded the kitchen maid" -> ``(k / kitchen :ARG1-of (m / maid-01))``, so HS writes "the room maid"). Such a
+    sentence is re-parsed with ``en_core_web_md`` and that parse kept when it reads one of those words as no verb and
+    every other verb still as a verb."""
+    suspects = [t.i for t in doc if _no_verb_word(t)]
+    backup = _backup_nlp() if suspects else None
+    if backup is None:
+        return doc, ""
+    other = backup(doc.text)
+    if [t.text for t in other] != [t.text for t in doc] or all(other[i].pos_ == "VERB" for i in suspects):
+        return doc, ""
+    verbs = {t.i for t in doc if t.pos_ in ("VERB", "AUX")} - set(suspects)
+    if any(other[i].pos_ not in ("VERB", "AUX") for i in verbs):
+        return doc, ""  # a verb lost on the way ("letting the bread burn(NOUN)"): no better parse, only another one
+    return other, BACKUP_MODEL
+
+
+def repair_tags(doc: Any) -> tuple[Any, str]:
+    """Survive the small tagger's worst mistakes: a sentence whose verb was tagged as a noun, or a noun tagged as a
+    verb (:func:`_noun_read_as_verb`).
+
+    A verbless sentence is re-parsed with the installed ``en_core_web_md``; when its root is still a noun with a
     subject or an object and the word is a finite verb form, the root is re-tagged as that verb. Returns
     the doc to build from and what was done ("" when nothing). Other sentences are untouched and pay one scan.
     """
     if _verbless_noun_root(doc, _SUSPECT_KIDS) is None:
-        return doc, ""
+        return _noun_read_as_verb(doc)
     root = _verbless_noun_root(doc)
     done = []
     backup = _backup_nlp()

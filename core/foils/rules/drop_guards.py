@@ -1,5 +1,6 @@
 """What a US drop must leave whole: a pronoun's antecedent, a noun-preposition-noun pair ("arm in arm"), a
-conjunction's second conjunct, a clock time ("half past ten").
+conjunction's second conjunct, a clock time ("half past ten"), a number's article ("an estimated ninety million
+dollars") and a noun's article ("scolded [the kitchen] maid").
 
 >>> from core.types import ParsedSentence, Token
 >>> words = "We met at half past ten".split()
@@ -24,7 +25,22 @@ def breaks_a_phrase(parsed: ParsedSentence, dropped: set[int]) -> bool:
         or _splits_a_pair(parsed, dropped)
         or _splits_a_preposition(parsed, dropped)
         or _strands_conjunction(parsed, dropped)
+        or _article_before_a_count(parsed, dropped)
+        or _takes_an_article(parsed, dropped)
     )
+
+
+def _article_before_a_count(parsed: ParsedSentence, dropped: set[int]) -> bool:
+    """The drop leaves "a"/"an" right before the number of a plural noun: "worth an estimated ninety million
+    dollars" -> "worth a ninety million dollars" ("a three-year contract" is fine: its noun is singular)."""
+    toks = parsed.tokens
+    for t in toks:
+        if t.i in dropped or t.text.lower() not in ("a", "an") or t.i + 1 not in dropped:
+            continue
+        nxt = next((k for k in toks[t.i + 1 :] if k.i not in dropped), None)
+        if nxt is not None and nxt.tag == "CD" and toks[t.head].tag in ("NNS", "NNPS"):
+            return True
+    return False
 
 
 COMPLEX_PREPOSITIONS = frozenset(
@@ -90,5 +106,27 @@ def _splits_a_pair(parsed: ParsedSentence, dropped: set[int]) -> bool:
         if toks[i + 1].pos != "ADP" or toks[i].text.lower() != toks[i + 2].text.lower():
             continue
         if 0 < len({i, i + 1, i + 2} & dropped) < 3 or (i - 1 in dropped and toks[i - 1].head == i):
+            return True
+    return False
+
+
+def _ancestors(parsed: ParsedSentence, i: int) -> set[int]:
+    toks, found = parsed.tokens, set()
+    while toks[i].head != i and toks[i].head not in found:
+        i = toks[i].head
+        found.add(i)
+    return found
+
+
+def _takes_an_article(parsed: ParsedSentence, dropped: set[int]) -> bool:
+    """The drop takes an article and leaves the singular noun it belongs to: the parser hung the article on a
+    compound's first noun, so "scolded [the kitchen] maid" -> "scolded maid" (a plural may stand bare: "thought [the
+    London] assemblies rather dull")."""
+    toks = parsed.tokens
+    for i in dropped:
+        if toks[i].dep != "det" or toks[i].text.lower() not in ("the", "a", "an"):
+            continue
+        nxt = next((k for k in toks[i + 1 :] if k.i not in dropped), None)
+        if nxt is not None and nxt.tag == "NN" and nxt.i in _ancestors(parsed, i):
             return True
     return False

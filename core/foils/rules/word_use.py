@@ -32,7 +32,23 @@ def set_use(parsed: ParsedSentence, tok: Token) -> bool:
         return True  # the middle voice: "A painting sold for £1.2 million" -> "A painting bought for"
     if tok.lemma.lower() == "recall" and _takes_a_thing(parsed, tok):
         return True  # a product recall: "recalled 30,000 jars" -> "forgot 30,000 jars" (0 of 5 judged usable)
+    if before == "at" and tok.lemma.lower() in ("least", "most") and not _before_a_number(parsed, tok):
+        return True  # "but at least it never jams" -> "but at most it never jams": a comment, not a bound
+    if tok.lemma.lower() == "day" and _counted(parsed, tok):
+        return True  # a day counted is 24 hours, not daytime: "for three days" -> "for three nights" (0 of 4)
     return tok.text.lower() == "left" and tok.dep in ("acl", "amod", "advcl") and tok.tag == "VBN"
+
+
+def _before_a_number(parsed: ParsedSentence, tok: Token) -> bool:
+    nxt = parsed.tokens[tok.i + 1] if tok.i + 1 < len(parsed.tokens) else None
+    return nxt is not None and (nxt.tag == "CD" or nxt.text.lower() in ("a", "an", "one", "half"))
+
+
+def _counted(parsed: ParsedSentence, tok: Token) -> bool:
+    """The noun has a number or an ordinal: "three days", "the third day"."""
+    from core.foils.parse.lex import ORDINALS
+
+    return any(k.dep == "nummod" or k.text.lower() in ORDINALS for k in dependents(parsed, tok, "nummod", "amod"))
 
 
 _THING_LEXNAMES = frozenset({"noun.artifact", "noun.food", "noun.object", "noun.substance"})
@@ -40,12 +56,17 @@ _THING_LEXNAMES = frozenset({"noun.artifact", "noun.food", "noun.object", "noun.
 
 def _takes_a_thing(parsed: ParsedSentence, verb: Token) -> bool:
     """The verb's object (or a passive's subject) is a made or physical thing, or things counted ("recalled 12,000
-    vans", "the jars were recalled"), not something known or said ("could recall a single thing he had said")."""
+    vans", "the jars were recalled", "thousands of jars"), not something known or said ("could recall a single thing he had said")."""
     from core.foils.rules.wordnet_facts import lexname
 
+    objects = dependents(parsed, verb, "dobj", "nsubjpass")
+    counted = [  # "recalled thousands of jars": the things are the quantity's "of" object
+        t for o in objects if lexname(o.lemma.lower(), "n") == "noun.quantity"
+        for p in dependents(parsed, o, "prep") if p.text.lower() == "of" for t in dependents(parsed, p, "pobj")
+    ]  # fmt: skip
     return any(
         o.pos == "NOUN" and (lexname(o.lemma.lower(), "n") in _THING_LEXNAMES or bool(dependents(parsed, o, "nummod")))
-        for o in dependents(parsed, verb, "dobj", "nsubjpass")
+        for o in [*objects, *counted]
     )
 
 
