@@ -276,3 +276,41 @@ def test_a_noun_the_small_tagger_reads_as_a_verb_is_reparsed():
     assert maid.pos == "NOUN" and parsed.metadata.get("retagged") == "en_core_web_md"
     kept = DependencyParser().parse(["Please text me when you get to the station."])[0]
     assert "retagged" not in kept.metadata  # "text" is a verb the md tagger agrees on: nothing to repair
+
+
+def test_pn_leaves_an_inversion_a_degree_clause_a_false_auxiliary_and_a_comment_before_do_support_alone():
+    inverted = "Down the lane came the carrier's cart, creaking under a load of apples."
+    degree = "Her silence showed how deeply the letter had hurt her."
+    helped = "Hundreds of fans helped push the stranded bus out of the snow."  # the parser files "helped" as an aux
+    alleged = "Police questioned a woman who allegedly sold fake tickets outside the stadium."
+    probably = "The match will probably end before the rain arrives."
+    got = realized([inverted, degree, helped, alleged, probably], ("PN",))
+    assert not [f for f in got[inverted] if "did not come" in f]  # "Down the lane did not come the cart"
+    assert not [f for f in got[degree] if "had not hurt" in f]  # a negative island
+    assert "Her silence did not show how deeply the letter had hurt her." in got[degree]
+    assert not [f for f in got[helped] if "helped not" in f]
+    assert not [f for f in got[alleged] if "did not allegedly" in f]
+    assert "The match will probably not end before the rain arrives." in got[probably]  # after an auxiliary: fine
+
+
+def test_rs_lets_no_one_sentence_or_fine_the_office_holder():
+    fined = "A magistrate fined the landlord for ignoring repeated warnings about the damp."
+    got = realized([fined], ("RS",), "agent-patient")
+    assert got[fined] == []  # "The landlord fined a magistrate"
+
+
+def test_hs_leaves_a_compound_the_parser_split_and_pn_a_noun_read_as_a_verb():
+    from core.foils.parse.dep import DependencyParser
+    from core.foils.rules.index import misagreed
+    from core.foils.rules.substitute import _fixed_expression
+
+    split = DependencyParser().parse(["My uncle swapped the rusty bathroom tap for a shiny one."])[0]
+    assert [t.dep for t in split.tokens[5:7]] == ["dobj", "dobj"]  # the parser's two objects
+    assert _fixed_expression(split, 5)  # so HS never writes "the rusty room tap"
+    assert not [f for f in realized([split.text], ("HS",))[split.text] if "room tap" in f]
+
+    parsed = DependencyParser().parse(["Hand me that sieve quickly, or the rice will stick to the pan."])[0]
+    sieve = next(t for t in parsed.tokens if t.text == "sieve")
+    assert sieve.pos != "VERB" or misagreed(parsed, sieve)  # never "Hand me that do not sieve quickly"
+    got = realized(["Hand me that sieve quickly, or the rice will stick to the pan."], ("PN",))
+    assert not [f for f in got["Hand me that sieve quickly, or the rice will stick to the pan."] if "do not sieve" in f]

@@ -276,11 +276,18 @@ def quoted(parsed: ParsedSentence, index: int | None) -> bool:
 
 
 def misagreed(parsed: ParsedSentence, tok: Token) -> bool:
-    """The tagger read ``tok`` as a plural present verb (VBP) with a singular noun subject: a word of another part of
-    speech ("his coat damp with the river fog"), which a negation would turn into "his coat do not damp"."""
+    """The tagger read ``tok`` as a plural present verb (VBP) with a singular noun subject, with no subject at all
+    outside a conjunct, or (outside a relative clause) with a lone "that" or "this" as its subject: a word of another
+    part of speech ("his coat damp with the river fog", "walked the lame hunter round the yard", "Hand me that sieve
+    quickly"), which a negation would turn into "his coat do not damp", "the hunter do not round"."""
     if tok.tag != "VBP" or dependents(parsed, tok, "aux"):
         return False  # "Why does the cat sleep": the tagger's VBP under "does" is a base form
-    return any(s.tag in ("NN", "NNP") for s in dependents(parsed, tok, "nsubj"))
+    subjects = dependents(parsed, tok, "nsubj", "nsubjpass", "expl")
+    if not subjects:
+        return tok.dep not in ("conj", "ROOT")  # "They live and work here": the conjunct shares the subject
+    if tok.dep != "relcl" and all(s.text.lower() in ("that", "this") for s in subjects):
+        return True
+    return any(s.tag in ("NN", "NNP") for s in subjects)
 
 
 def vars_by_head(parsed: ParsedSentence, idx: GraphIndex) -> dict[int, str]:

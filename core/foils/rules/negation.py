@@ -34,6 +34,7 @@ from core.foils.rules.index import (
     quoted,
     vars_by_head,
 )
+from core.foils.rules.negation_guards import awkward_to_negate
 from core.foils.rules.variants import DEFAULT_VARIANTS, VARIANTS, _check_variants
 from core.types import Edit, ParsedSentence, Token
 
@@ -90,8 +91,6 @@ _NPI_PHRASES = (
 """Minimisers that need a negation: "had not touched it at all" -> "had touched it at all", "would not say a
 word" -> "would say a word", "a painting he didn't even like" -> "a painting he even liked", "no one could name a
 single suitor" -> "someone could name a single suitor"."""
-_FORMULAS = frozenset({("excuse", "me"), ("pardon", "me"), ("thank", "you"), ("let", "'s"), ("let", "’s")})
-"""Set phrases that do not negate with do-support: "Do not excuse me, is this the way?", "Do not let's go"."""
 _BARE_INFINITIVE_GOVERNORS = frozenset({"help", "make", "let", "have", "see", "watch", "hear", "feel", "bid", "bade"})
 """Verbs taking a bare infinitive clause, which does not negate by do-support: "helps fish do not survive"."""
 _ASKING_VERBS = frozenset({"ask", "wonder", "check", "know", "see", "inquire", "enquire"})
@@ -152,32 +151,13 @@ def _resists_negation(parsed: ParsedSentence, var: str, determiner: bool = False
     clause = clause + [t for c in times for t in _clause_tokens(parsed, c)]
     if any(t.text.lower() in POSITIVE_POLARITY_ADVERBS and t.dep == "advmod" for t in clause):
         return True
-    return not determiner and head is not None and _awkward_to_negate(parsed, head)
+    return not determiner and head is not None and awkward_to_negate(parsed, head)
 
 
 def _degree_phrase(parsed: ParsedSentence, tok: Token) -> bool:
     """``tok`` ends "a little", "a bit" or "but little" used of its verb, a degree that resists negation: "her hands
     did not tremble a little", "did not hesitate a bit" (now: not at all), "did not sleep but little"."""
     return tok.dep in ("dobj", "npadvmod", "advmod", "conj") and little_degree(parsed, tok, ("little", "bit"))
-
-
-def _awkward_to_negate(parsed: ParsedSentence, verb: Token) -> bool:
-    """The verb is a set phrase ("Excuse me", "Let's"), shares its subject with a verb coordinated after it ("the
-    lamps guttered and failed" -> "did not gutter and failed") or is an existential with a bare plural ("There are
-    people who" -> "There are not people who"): do-support negation reads clearly worse."""
-    after = parsed.tokens[verb.i + 1].text.lower() if verb.i + 1 < len(parsed.tokens) else ""
-    if (verb.lemma.lower(), after) in _FORMULAS:
-        return True
-    if any(
-        k.pos in ("VERB", "AUX") and not dependents(parsed, k, *_ARGUMENT_DEPS)
-        for k in dependents(parsed, verb, "conj")
-    ):
-        return True
-    copula = (governor(parsed, verb) if verb.dep == "attr" else None) or verb
-    if dependents(parsed, copula, "expl"):  # "There are (some) kindnesses which" -> "There are not (some) kindnesses"
-        attrs = [a for a in dependents(parsed, copula, "attr") if a.tag == "NNS"]
-        return any({d.text.lower() for d in dependents(parsed, a, "det")} <= {"some"} for a in attrs)
-    return False
 
 
 def _as_comparison(words: Sequence[str]) -> bool:

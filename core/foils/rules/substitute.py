@@ -124,6 +124,9 @@ def _fixed_expression(parsed: ParsedSentence, index: int | None) -> bool:
             return True  # also "Saturday night" -> "Saturday day", "June evening"
         if any(named_phrase(a.lemma, tok.lemma) for a in dependents(parsed, tok, "amod")):
             return True
+        nxt = parsed.tokens[index + 1] if index + 1 < len(parsed.tokens) else None
+        if nxt is not None and nxt.pos == "NOUN" and nxt.head == tok.head and nxt.dep == tok.dep:
+            return True  # a compound the parser split into two objects: "swapped the bathroom(dobj) tap(dobj)"
     return any(lexicalised_pair(a.text, a.lemma, a.pos, b.text, b.lemma, b.pos) for a, b in word_pairs(parsed, index))
 
 

@@ -1,0 +1,76 @@
+"""Where PN's do-support negation of a verb reads clearly worse or is not English: set phrases ("Excuse me"), a
+subject shared with a later verb, an existential with a bare plural, a subject after its verb ("Across the meadow
+came the sound of bells"), and a degree clause ("how deeply the remark had wounded her"), where a negation has no
+place (a negative island).
+"""
+
+from __future__ import annotations
+
+from core.foils.rules.index import dependents, governor
+from core.types import ParsedSentence, Token
+
+_ARGUMENT_DEPS = frozenset({"nsubj", "nsubjpass"})
+
+FORMULAS = frozenset({("excuse", "me"), ("pardon", "me"), ("thank", "you"), ("let", "'s"), ("let", "’s")})
+"""Set phrases that do not negate with do-support: "Do not excuse me, is this the way?", "Do not let's go"."""
+
+
+AUXILIARIES = frozenset(
+    {"be", "have", "do", "will", "would", "shall", "should", "can", "could", "may", "might", "must", "ought", "to",
+     "need", "dare", "used", "get", "seem", "appear"}
+)  # fmt: skip
+"""The words a negation may follow as it follows an auxiliary: the auxiliaries, and "seem" / "appear", which the
+parser sometimes files as one ("its chairs seemed not designed to ..."), where "helped not turn" is not English."""
+
+
+SPEAKER_ADVERBS = frozenset(
+    {"allegedly", "reportedly", "apparently", "supposedly", "presumably", "certainly", "surely", "probably",
+     "evidently", "obviously", "undoubtedly"}
+)  # fmt: skip
+"""A speaker's comment on the claim, which takes scope over a negation: after an auxiliary the negation follows it
+("will certainly not forbid"), but do-support puts it first ("did not allegedly drive": 0 of 2 judged usable)."""
+
+
+def awkward_to_negate(parsed: ParsedSentence, verb: Token) -> bool:
+    """The verb is a set phrase ("Excuse me", "Let's"), shares its subject with a verb coordinated after it ("the
+    lamps guttered and failed" -> "did not gutter and failed"), is an existential with a bare plural ("There are
+    people who" -> "There are not people who"), has its subject after it (:func:`inverted`), heads a degree clause
+    (:func:`degree_clause`), has an "auxiliary" that is none (:data:`AUXILIARIES`) or a speaker's comment before it
+    and no auxiliary (:data:`SPEAKER_ADVERBS`): do-support negation reads clearly worse."""
+    after = parsed.tokens[verb.i + 1].text.lower() if verb.i + 1 < len(parsed.tokens) else ""
+    if (verb.lemma.lower(), after) in FORMULAS or inverted(parsed, verb) or degree_clause(parsed, verb):
+        return True
+    auxiliaries = dependents(parsed, verb, "aux", "auxpass")
+    if any(a.lemma.lower() not in AUXILIARIES for a in auxiliaries if a.dep == "aux"):
+        return True  # a verb the parser took for an auxiliary: "helped turn" -> "helped not turn"
+    if not auxiliaries and any(a.text.lower() in SPEAKER_ADVERBS and a.i < verb.i for a in dependents(parsed, verb)):
+        return True  # do-support puts "not" before the comment: "who allegedly drove" -> "who did not allegedly drive"
+    if any(
+        k.pos in ("VERB", "AUX") and not dependents(parsed, k, *_ARGUMENT_DEPS)
+        for k in dependents(parsed, verb, "conj")
+    ):
+        return True
+    copula = (governor(parsed, verb) if verb.dep == "attr" else None) or verb
+    if dependents(parsed, copula, "expl"):  # "There are (some) kindnesses which" -> "There are not (some) kindnesses"
+        attrs = [a for a in dependents(parsed, copula, "attr") if a.tag == "NNS"]
+        return any({d.text.lower() for d in dependents(parsed, a, "det")} <= {"some"} for a in attrs)
+    return False
+
+
+def inverted(parsed: ParsedSentence, verb: Token) -> bool:
+    """A lexical verb with its subject after it and no auxiliary: locative or quotative inversion ("Across the meadow
+    came the sound of church bells" -> "Across the meadow did not come the sound", fluency 3), which do-support
+    cannot negate."""
+    if verb.pos != "VERB" or dependents(parsed, verb, "aux", "auxpass"):
+        return False
+    return any(s.i > verb.i for s in dependents(parsed, verb, "nsubj"))
+
+
+def degree_clause(parsed: ParsedSentence, verb: Token) -> bool:
+    """The verb heads a clause opened by "how" and a degree word ("betrayed how deeply the remark had wounded her"
+    -> "how deeply the remark had not wounded her": 0 of 2 judged usable, fluency 2 and 3)."""
+    return any(
+        h.text.lower() == "how" and d.pos in ("ADV", "ADJ") and d.i < verb.i
+        for d in dependents(parsed, verb, "advmod", "acomp")
+        for h in dependents(parsed, d, "advmod")
+    )
