@@ -314,3 +314,12 @@ def test_hs_leaves_a_compound_the_parser_split_and_pn_a_noun_read_as_a_verb():
     assert sieve.pos != "VERB" or misagreed(parsed, sieve)  # never "Hand me that do not sieve quickly"
     got = realized(["Hand me that sieve quickly, or the rice will stick to the pan."], ("PN",))
     assert not [f for f in got["Hand me that sieve quickly, or the rice will stick to the pan."] if "do not sieve" in f]
+
+
+def test_pn_negates_no_ever_clause_and_makes_no_idiom_of_no():
+    ever = "She promised to forgive him, whatever mistake he had made that summer."
+    shortage = "A shortage of drivers has delayed deliveries across the county."
+    got = realized([ever, shortage], ("PN",))
+    assert not [f for f in got[ever] if "had not made" in f]
+    assert not [f for f in got[shortage] if f.startswith("No shortage")]  # "no shortage of" is "plenty of"
+    assert "A shortage of drivers has not delayed deliveries across the county." in got[shortage]

@@ -339,10 +339,18 @@ def _finite(parsed: ParsedSentence, tok: Token) -> bool:
     return tok.tag in _FINITE_TAGS or any(t.tag in _FINITE_TAGS for t in dependents(parsed, tok, "aux", "auxpass"))
 
 
+NO_IDIOMS = frozenset({"end", "shortage", "lack", "doubt", "question", "wonder", "matter", "way"})
+"""Nouns that make an idiom with "no", which says something else than the negation: "put an end to" -> "put no end
+to", "a shortage of staff" -> "no shortage of staff" (plenty of it): 0 of 2 judged usable."""
+
+
 def _takes_no(det: Token, noun: Token) -> bool:
     """The determiner can become "no": a quantifying one always, a definite one only before a plural ("the
-    pigeons" -> "no pigeons"; "fixed the leaking pipe" -> "fixed no leaking pipe" does not read as English)."""
+    pigeons" -> "no pigeons"; "fixed the leaking pipe" -> "fixed no leaking pipe" does not read as English), and
+    never before a noun of :data:`NO_IDIOMS`."""
     word = det.text.lower()
+    if noun.lemma.lower() in NO_IDIOMS:
+        return False
     return word in _NO_DETS or (word in _PLURAL_NO_DETS and noun.tag == "NNS")
 
 

@@ -1,7 +1,7 @@
 """Where PN's do-support negation of a verb reads clearly worse or is not English: set phrases ("Excuse me"), a
 subject shared with a later verb, an existential with a bare plural, a subject after its verb ("Across the meadow
-came the sound of bells"), and a degree clause ("how deeply the remark had wounded her"), where a negation has no
-place (a negative island).
+came the sound of bells"), a degree clause ("how deeply the remark had wounded her") and a "-ever" clause
+("whatever she pleased"), where a negation has no place.
 """
 
 from __future__ import annotations
@@ -35,10 +35,12 @@ def awkward_to_negate(parsed: ParsedSentence, verb: Token) -> bool:
     """The verb is a set phrase ("Excuse me", "Let's"), shares its subject with a verb coordinated after it ("the
     lamps guttered and failed" -> "did not gutter and failed"), is an existential with a bare plural ("There are
     people who" -> "There are not people who"), has its subject after it (:func:`inverted`), heads a degree clause
-    (:func:`degree_clause`), has an "auxiliary" that is none (:data:`AUXILIARIES`) or a speaker's comment before it
+    (:func:`degree_clause`) or a "-ever" clause (:func:`free_relative`), has an "auxiliary" that is none (:data:`AUXILIARIES`) or a speaker's comment before it
     and no auxiliary (:data:`SPEAKER_ADVERBS`): do-support negation reads clearly worse."""
     after = parsed.tokens[verb.i + 1].text.lower() if verb.i + 1 < len(parsed.tokens) else ""
     if (verb.lemma.lower(), after) in FORMULAS or inverted(parsed, verb) or degree_clause(parsed, verb):
+        return True
+    if free_relative(parsed, verb):
         return True
     auxiliaries = dependents(parsed, verb, "aux", "auxpass")
     if any(a.lemma.lower() not in AUXILIARIES for a in auxiliaries if a.dep == "aux"):
@@ -74,3 +76,15 @@ def degree_clause(parsed: ParsedSentence, verb: Token) -> bool:
         for d in dependents(parsed, verb, "advmod", "acomp")
         for h in dependents(parsed, d, "advmod")
     )
+
+
+_EVER_WORDS = frozenset({"whatever", "whoever", "whichever", "wherever", "whenever", "however"})
+
+
+def free_relative(parsed: ParsedSentence, verb: Token) -> bool:
+    """The verb heads a clause opened by a "-ever" word ("whatever injury his sister had done her" -> "whatever
+    injury his sister had not done her", "whatever she pleased" -> "whatever she did not please": 0 of 2 judged
+    usable): the clause ranges over every case, and a negation there makes no sense."""
+    words = [d for d in dependents(parsed, verb) if d.i < verb.i]
+    words += [k for d in words for k in dependents(parsed, d, "det")]
+    return any(w.text.lower() in _EVER_WORDS for w in words)
