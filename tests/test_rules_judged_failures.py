@@ -323,3 +323,13 @@ def test_pn_negates_no_ever_clause_and_makes_no_idiom_of_no():
     assert not [f for f in got[ever] if "had not made" in f]
     assert not [f for f in got[shortage] if f.startswith("No shortage")]  # "no shortage of" is "plenty of"
     assert "A shortage of drivers has not delayed deliveries across the county." in got[shortage]
+
+
+def test_pn_puts_no_no_on_a_subject_its_clause_presupposes():
+    after = "The school closed early because a pipe burst in the boiler room."
+    stranding = "A fallen tree blocked the lane, stranding a bus full of pensioners."
+    seen = "On Monday a stranger was seen walking along the towpath."
+    got = realized([after, stranding, seen], ("PN",), "determiner")
+    assert got[after] == []  # "because no pipe burst in the boiler room"
+    assert got[stranding] == []  # "No fallen tree blocked the lane, stranding ..."
+    assert got[seen] == ["On Monday no stranger was seen walking along the towpath."]  # a participle the verb takes

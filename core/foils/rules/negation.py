@@ -34,7 +34,7 @@ from core.foils.rules.index import (
     quoted,
     vars_by_head,
 )
-from core.foils.rules.negation_guards import awkward_to_negate
+from core.foils.rules.negation_guards import awkward_to_negate, presupposes_its_subject
 from core.foils.rules.variants import DEFAULT_VARIANTS, VARIANTS, _check_variants
 from core.types import Edit, ParsedSentence, Token
 
@@ -356,7 +356,8 @@ def _takes_no(det: Token, noun: Token) -> bool:
 
 def _negatable_arguments(parsed: ParsedSentence, idx: GraphIndex) -> list[str]:
     """Subject nouns with a determiner that can become "no" ("A boy found" -> "No boy found"), never inside a
-    prepositional phrase or a time clause, never when their predicate is already negated. Objects are left alone:
+    prepositional phrase or a time clause, never when their predicate is already negated or its clause presupposes
+    the subject (:func:`~core.foils.rules.negation_guards.presupposes_its_subject`). Objects are left alone:
     "caught no early train", "rejected no proposal" read clearly worse than "did not catch the early train"."""
     heads = vars_by_head(parsed, idx)
     out = []
@@ -376,7 +377,7 @@ def _negatable_arguments(parsed: ParsedSentence, idx: GraphIndex) -> list[str]:
         if pred is None or idx.negated(pred) or any(t.head == tok.head and t.dep == "neg" for t in parsed.tokens):
             continue  # "did not like no tea": a double negation
         verb = governor(parsed, tok)
-        if verb is not None and _negative_or_asked(parsed, verb):
+        if verb is not None and (_negative_or_asked(parsed, verb) or presupposes_its_subject(parsed, verb)):
             continue
         out.append(var)
     return out

@@ -88,3 +88,14 @@ def free_relative(parsed: ParsedSentence, verb: Token) -> bool:
     words = [d for d in dependents(parsed, verb) if d.i < verb.i]
     words += [k for d in words for k in dependents(parsed, d, "det")]
     return any(w.text.lower() in _EVER_WORDS for w in words)
+
+
+def presupposes_its_subject(parsed: ParsedSentence, verb: Token) -> bool:
+    """The clause of ``verb`` says that its subject exists, so "no" on that subject reads clearly worse: a clause a
+    conjunction ties to another ("arrested two men after no lorry was stolen", "as no blizzard sweeps in") or one
+    with a participle clause after its verb ("No landslide blocked the railway, stranding a school party"). In the
+    judged sets 6 of 12 and 5 of 11 such foils were usable (2 of 8 since fresh24), against 89% of the other "no"
+    subjects; "no gentleman was seen walking" (a participle the verb takes) stays."""
+    if verb.dep == "advcl" and dependents(parsed, verb, "mark"):
+        return True
+    return any(k.tag == "VBG" and k.i > verb.i for k in dependents(parsed, verb, "advcl"))
