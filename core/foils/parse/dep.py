@@ -19,6 +19,7 @@ import logging
 import os
 import threading
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 import penman
@@ -131,10 +132,14 @@ def _verb_form(word: str) -> tuple[str, str] | None:
 def _no_verb_word(token: Any) -> bool:
     """A token tagged as a verb whose word is no English verb form (lemminflect knows no verb lemma of it):
     "the kitchen maid(VBN)", "richer and wiser(VBD)", "the labourers' cottages showed it smokeless(VB)"."""
+    return token.pos_ == "VERB" and token.is_alpha and not _verb_lemmas(token.text.lower())
+
+
+@lru_cache(maxsize=65536)
+def _verb_lemmas(word: str) -> tuple[str, ...]:
     import lemminflect
 
-    known = lemminflect.getLemma(token.text.lower(), upos="VERB", lemmatize_oov=False)
-    return token.pos_ == "VERB" and token.is_alpha and not known
+    return tuple(lemminflect.getLemma(word, upos="VERB", lemmatize_oov=False))
 
 
 def _noun_read_as_verb(doc: Any) -> tuple[Any, str]:
