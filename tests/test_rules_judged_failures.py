@@ -333,3 +333,11 @@ def test_pn_puts_no_no_on_a_subject_its_clause_presupposes():
     assert got[after] == []  # "because no pipe burst in the boiler room"
     assert got[stranding] == []  # "No fallen tree blocked the lane, stranding ..."
     assert got[seen] == ["On Monday no stranger was seen walking along the towpath."]  # a participle the verb takes
+
+
+def test_pn_keeps_a_not_but_contrast_whole():
+    parcel = "The box contained not the old photographs but a bundle of unpaid bills."
+    forgive = "She could forgive him his temper, but not his silences at dinner."
+    got = realized([parcel, forgive], ("PN",))
+    assert not [f for f in got[parcel] if "did not contain not" in f or "contained the old photographs but" in f]
+    assert not [f for f in got[forgive] if "but his silences" in f]

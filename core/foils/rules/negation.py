@@ -34,7 +34,7 @@ from core.foils.rules.index import (
     quoted,
     vars_by_head,
 )
-from core.foils.rules.negation_guards import awkward_to_negate, presupposes_its_subject
+from core.foils.rules.negation_guards import awkward_to_negate, not_but, presupposes_its_subject
 from core.foils.rules.variants import DEFAULT_VARIANTS, VARIANTS, _check_variants
 from core.types import Edit, ParsedSentence, Token
 
@@ -123,7 +123,7 @@ def _already_negative(parsed: ParsedSentence, var: str) -> bool:
     if tok is None:
         return False
     scope = [t for t in below(parsed, tok, frozenset({"relcl", "advcl", "conj"})) if t.i != tok.i]
-    if any(t.text.lower() in NEGATIVE_WORDS for t in scope):
+    if any(t.text.lower() in NEGATIVE_WORDS for t in scope) or not_but(parsed, scope):
         return True  # the clause or a complement below it: "did not make sure that no two rivals ..."
     clause = [t for t in _clause_tokens(parsed, tok) if t.i != tok.i]
     quantifiers = [t for t in clause if t.text.lower() in _NEGATIVE_QUANTIFIERS and t.dep in _ARGUMENT_DEPS | {"dobj"}]
@@ -178,6 +178,8 @@ def _needs_negation(parsed: ParsedSentence, var: str) -> bool:
     words = [t.text.lower() for t in sorted(scope, key=lambda t: t.i)]
     if any(w in NEGATIVE_POLARITY_WORDS for w in words) or set(pairwise(words)) & set(_NPI_PHRASES):
         return True
+    if head is not None and not_but(parsed, [head, *scope]):
+        return True  # "contained not the gloves but a clock" -> "contained the gloves but a clock"
     if any(w == "so" and _as_comparison(words[i + 2 : i + 6]) for i, w in enumerate(words)):
         return True  # "no vanity so obstinate as", "not so hard to bear as": the comparison needs the negation
     if head is not None and any(t.text.lower() == "nor" for t in parsed.tokens[head.i :]):

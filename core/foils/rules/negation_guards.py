@@ -6,6 +6,8 @@ came the sound of bells"), a degree clause ("how deeply the remark had wounded h
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from core.foils.rules.index import dependents, governor
 from core.types import ParsedSentence, Token
 
@@ -99,3 +101,18 @@ def presupposes_its_subject(parsed: ParsedSentence, verb: Token) -> bool:
     if verb.dep == "advcl" and dependents(parsed, verb, "mark"):
         return True
     return any(k.tag == "VBG" and k.i > verb.i for k in dependents(parsed, verb, "advcl"))
+
+
+def not_but(parsed: ParsedSentence, clause: Sequence[Token]) -> bool:
+    """The clause holds a contrast "not X but Y" or "X, but not Y", its "not" on a phrase, not on the verb: negating
+    the verb doubles the negation ("it did not contain not the gloves but a clock") and removing the "not" leaves
+    "but" joining two phrases with no contrast ("contained the gloves but a clock"): not English, both (0 of 3
+    judged usable)."""
+    for t in clause:
+        head = parsed.tokens[t.head]
+        if t.dep != "neg" or head.pos in ("VERB", "AUX"):
+            continue
+        before = parsed.tokens[t.i - 1].text.lower() if t.i > 0 else ""
+        if before == "but" or any(k.text.lower() == "but" for k in dependents(parsed, head, "cc")):
+            return True  # "not the gloves but a clock"; "her bonnets, but not her opinions"
+    return False
