@@ -341,3 +341,13 @@ def test_pn_keeps_a_not_but_contrast_whole():
     got = realized([parcel, forgive], ("PN",))
     assert not [f for f in got[parcel] if "did not contain not" in f or "contained the old photographs but" in f]
     assert not [f for f in got[forgive] if "but his silences" in f]
+
+
+@needs_wordnet
+def test_ar_keeps_last_night_and_hs_calls_no_pond_a_lake():
+    from core.foils.rules.hypernyms import sense_hypernyms
+
+    late = "The neighbours argued loudly in the garden last night."
+    got = realized([late], ("AR",))
+    assert not [f for f in got[late] if "last day" in f]  # the final day, not yesterday
+    assert [c.lemma for c in sense_hypernyms("pond.n.01", "pond")] == []  # "the farmer's lake"

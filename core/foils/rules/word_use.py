@@ -34,6 +34,8 @@ def set_use(parsed: ParsedSentence, tok: Token) -> bool:
         return True  # a product recall: "recalled 30,000 jars" -> "forgot 30,000 jars" (0 of 5 judged usable)
     if before == "at" and tok.lemma.lower() in ("least", "most") and not _before_a_number(parsed, tok):
         return True  # "but at least it never jams" -> "but at most it never jams": a comment, not a bound
+    if tok.lemma.lower() == "night" and _time_adverbial(parsed, tok):
+        return True  # "last night" -> "last day" (the final one): 0 of 5 judged usable; "every night" -> "every day" stays
     if tok.lemma.lower() == "day" and _counted(parsed, tok):
         return True  # a day counted is 24 hours, not daytime: "for three days" -> "for three nights" (0 of 4)
     return tok.text.lower() == "left" and tok.dep in ("acl", "amod", "advcl") and tok.tag == "VBN"
@@ -117,3 +119,11 @@ def office_of_place(parsed: ParsedSentence, at: int | None, synset: str) -> bool
         return False
     of = [p for p in dependents(parsed, parsed.tokens[at], "prep") if p.text.lower() == "of"]
     return any(o.pos == "PROPN" for p in of for o in dependents(parsed, p, "pobj"))
+
+
+_DEICTIC = frozenset({"last", "tomorrow"})
+
+
+def _time_adverbial(parsed: ParsedSentence, tok: Token) -> bool:
+    """The noun is a time expression anchored to today: "last night", "tomorrow night"."""
+    return any(k.text.lower() in _DEICTIC for k in dependents(parsed, tok, "amod", "det", "npadvmod"))
