@@ -142,17 +142,23 @@ def _verb_lemmas(word: str) -> tuple[str, ...]:
     return tuple(lemminflect.getLemma(word, upos="VERB", lemmatize_oov=False))
 
 
+def _backup_reading(doc: Any) -> Any | None:
+    """The same sentence parsed by ``en_core_web_md``, or None when it is not installed or tokenises differently."""
+    backup = _backup_nlp()
+    if backup is None:
+        return None
+    other = backup(doc.text)
+    return other if [t.text for t in other] == [t.text for t in doc] else None
+
+
 def _noun_read_as_verb(doc: Any) -> tuple[Any, str]:
     """The tagger's other mistake: a noun or adjective tagged as a verb, which the graph then makes a predicate
     ("scolded the kitchen maid" -> ``(k / kitchen :ARG1-of (m / maid-01))``, so HS writes "the room maid"). Such a
     sentence is re-parsed with ``en_core_web_md`` and that parse kept when it reads one of those words as no verb and
     every other verb still as a verb."""
     suspects = [t.i for t in doc if _no_verb_word(t)]
-    backup = _backup_nlp() if suspects else None
-    if backup is None:
-        return doc, ""
-    other = backup(doc.text)
-    if [t.text for t in other] != [t.text for t in doc] or all(other[i].pos_ == "VERB" for i in suspects):
+    other = _backup_reading(doc) if suspects else None
+    if other is None or all(other[i].pos_ == "VERB" for i in suspects):
         return doc, ""
     verbs = {t.i for t in doc if t.pos_ in ("VERB", "AUX")} - set(suspects)
     if any(other[i].pos_ not in ("VERB", "AUX") for i in verbs):
@@ -172,14 +178,12 @@ def repair_tags(doc: Any) -> tuple[Any, str]:
         return _noun_read_as_verb(doc)
     root = _verbless_noun_root(doc)
     done = []
-    backup = _backup_nlp()
-    if backup is not None:
-        other = backup(doc.text)
-        if [t.text for t in other] == [t.text for t in doc]:
-            doc, done = other, [BACKUP_MODEL]
-            root = _verbless_noun_root(doc)
-            if root is None:
-                return doc, "+".join(done)
+    other = _backup_reading(doc)
+    if other is not None:
+        doc, done = other, [BACKUP_MODEL]
+        root = _verbless_noun_root(doc)
+        if root is None:
+            return doc, "+".join(done)
     if root is not None and not root.is_upper:
         form = _verb_form(root.text)
         if form is not None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from core.foils.rules.antecedents import strands_pronoun
 from core.foils.rules.index import GraphIndex
-from core.types import ParsedSentence
+from core.types import ParsedSentence, Token
 
 
 def breaks_a_phrase(parsed: ParsedSentence, dropped: set[int]) -> bool:
@@ -30,6 +30,11 @@ def breaks_a_phrase(parsed: ParsedSentence, dropped: set[int]) -> bool:
     )
 
 
+def _next_kept(parsed: ParsedSentence, dropped: set[int], i: int) -> Token | None:
+    """The first token after ``i`` that the drop leaves in place."""
+    return next((k for k in parsed.tokens[i + 1 :] if k.i not in dropped), None)
+
+
 def _article_before_a_count(parsed: ParsedSentence, dropped: set[int]) -> bool:
     """The drop leaves "a"/"an" right before the number of a plural noun: "worth an estimated ninety million
     dollars" -> "worth a ninety million dollars" ("a three-year contract" is fine: its noun is singular)."""
@@ -37,7 +42,7 @@ def _article_before_a_count(parsed: ParsedSentence, dropped: set[int]) -> bool:
     for t in toks:
         if t.i in dropped or t.text.lower() not in ("a", "an") or t.i + 1 not in dropped:
             continue
-        nxt = next((k for k in toks[t.i + 1 :] if k.i not in dropped), None)
+        nxt = _next_kept(parsed, dropped, t.i)
         if nxt is not None and nxt.tag == "CD" and toks[t.head].tag in ("NNS", "NNPS"):
             return True
     return False
@@ -126,7 +131,7 @@ def _takes_an_article(parsed: ParsedSentence, dropped: set[int]) -> bool:
     for i in dropped:
         if toks[i].dep != "det" or toks[i].text.lower() not in ("the", "a", "an"):
             continue
-        nxt = next((k for k in toks[i + 1 :] if k.i not in dropped), None)
+        nxt = _next_kept(parsed, dropped, i)
         if nxt is not None and nxt.tag == "NN" and nxt.i in _ancestors(parsed, i):
             return True
     return False

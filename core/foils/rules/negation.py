@@ -34,13 +34,12 @@ from core.foils.rules.index import (
     quoted,
     vars_by_head,
 )
-from core.foils.rules.negation_guards import awkward_to_negate, not_but, presupposes_its_subject
+from core.foils.rules.negation_guards import SUBJECT_DEPS, awkward_to_negate, not_but, presupposes_its_subject
 from core.foils.rules.variants import DEFAULT_VARIANTS, VARIANTS, _check_variants
 from core.types import Edit, ParsedSentence, Token
 
 _CLAUSE_DEPS = frozenset({"advcl", "ccomp", "conj", "relcl", "xcomp"})
 # Subjects only: "A boy found" -> "No boy found"; an object's "no" reads stiffly ("caught no early train").
-_ARGUMENT_DEPS = frozenset({"nsubj", "nsubjpass"})
 _NO_DETS = frozenset({"a", "an", "some", "every", "each"})  # quantifying determiners: "A boy found" -> "No boy found"
 _PLURAL_NO_DETS = frozenset({"the", "these", "those"})  # only before a plural: "fed the pigeons" -> "fed no pigeons"
 _FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
@@ -126,7 +125,7 @@ def _already_negative(parsed: ParsedSentence, var: str) -> bool:
     if any(t.text.lower() in NEGATIVE_WORDS for t in scope) or not_but(parsed, scope):
         return True  # the clause or a complement below it: "did not make sure that no two rivals ..."
     clause = [t for t in _clause_tokens(parsed, tok) if t.i != tok.i]
-    quantifiers = [t for t in clause if t.text.lower() in _NEGATIVE_QUANTIFIERS and t.dep in _ARGUMENT_DEPS | {"dobj"}]
+    quantifiers = [t for t in clause if t.text.lower() in _NEGATIVE_QUANTIFIERS and t.dep in SUBJECT_DEPS | {"dobj"}]
     if any(not dependents(parsed, t, "det") for t in quantifiers):
         return True  # "Little was said", "Few came"
     above = governor(parsed, tok) if tok.dep in ("xcomp", "ccomp") else None
@@ -222,7 +221,7 @@ def _under_negative_clause(parsed: ParsedSentence, tok: Token) -> bool:
     while clause.dep not in _CLAUSE_DEPS | {"ROOT"} and (up := governor(parsed, clause)) is not None:
         clause = up  # the clause of the noun a relative clause hangs on
     outer = [t for t in _clause_tokens(parsed, clause) if t.i != tok.i]
-    if any(t.text.lower() in _NEGATIVE_QUANTIFIERS and t.dep in _ARGUMENT_DEPS for t in outer):
+    if any(t.text.lower() in _NEGATIVE_QUANTIFIERS and t.dep in SUBJECT_DEPS for t in outer):
         return True  # "few could recall a thing he had said"
     return any(t.text.lower() in NEGATIVE_WORDS or t.dep == "neg" for t in outer)
 
@@ -365,7 +364,7 @@ def _negatable_arguments(parsed: ParsedSentence, idx: GraphIndex) -> list[str]:
     out = []
     for var in idx.order:
         tok = head_token(parsed, var)
-        if tok is None or tok.pos != "NOUN" or tok.dep not in _ARGUMENT_DEPS or not idx.eligible(var):
+        if tok is None or tok.pos != "NOUN" or tok.dep not in SUBJECT_DEPS or not idx.eligible(var):
             continue
         if idx.negated(var) or idx.named(var):
             continue

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from core.foils.rules.index import dependents, governor
 from core.types import ParsedSentence, Token
 
-_ARGUMENT_DEPS = frozenset({"nsubj", "nsubjpass"})
+SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
 
 FORMULAS = frozenset({("excuse", "me"), ("pardon", "me"), ("thank", "you"), ("let", "'s"), ("let", "’s")})
 """Set phrases that do not negate with do-support: "Do not excuse me, is this the way?", "Do not let's go"."""
@@ -37,12 +37,13 @@ def awkward_to_negate(parsed: ParsedSentence, verb: Token) -> bool:
     """The verb is a set phrase ("Excuse me", "Let's"), shares its subject with a verb coordinated after it ("the
     lamps guttered and failed" -> "did not gutter and failed"), is an existential with a bare plural ("There are
     people who" -> "There are not people who"), has its subject after it (:func:`inverted`), heads a degree clause
-    (:func:`degree_clause`) or a "-ever" clause (:func:`free_relative`), has an "auxiliary" that is none (:data:`AUXILIARIES`) or a speaker's comment before it
-    and no auxiliary (:data:`SPEAKER_ADVERBS`): do-support negation reads clearly worse."""
+    (:func:`degree_clause`) or a "-ever" clause (:func:`free_relative`), has an "auxiliary" that is none
+    (:data:`AUXILIARIES`) or a speaker's comment before it and no auxiliary (:data:`SPEAKER_ADVERBS`): do-support
+    negation reads clearly worse."""
     after = parsed.tokens[verb.i + 1].text.lower() if verb.i + 1 < len(parsed.tokens) else ""
-    if (verb.lemma.lower(), after) in FORMULAS or inverted(parsed, verb) or degree_clause(parsed, verb):
+    if (verb.lemma.lower(), after) in FORMULAS:
         return True
-    if free_relative(parsed, verb):
+    if inverted(parsed, verb) or degree_clause(parsed, verb) or free_relative(parsed, verb):
         return True
     auxiliaries = dependents(parsed, verb, "aux", "auxpass")
     if any(a.lemma.lower() not in AUXILIARIES for a in auxiliaries if a.dep == "aux"):
@@ -50,7 +51,7 @@ def awkward_to_negate(parsed: ParsedSentence, verb: Token) -> bool:
     if not auxiliaries and any(a.text.lower() in SPEAKER_ADVERBS and a.i < verb.i for a in dependents(parsed, verb)):
         return True  # do-support puts "not" before the comment: "who allegedly drove" -> "who did not allegedly drive"
     if any(
-        k.pos in ("VERB", "AUX") and not dependents(parsed, k, *_ARGUMENT_DEPS)
+        k.pos in ("VERB", "AUX") and not dependents(parsed, k, *SUBJECT_DEPS)
         for k in dependents(parsed, verb, "conj")
     ):
         return True

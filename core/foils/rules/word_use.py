@@ -35,7 +35,7 @@ def set_use(parsed: ParsedSentence, tok: Token) -> bool:
     if before == "at" and tok.lemma.lower() in ("least", "most") and not _before_a_number(parsed, tok):
         return True  # "but at least it never jams" -> "but at most it never jams": a comment, not a bound
     if tok.lemma.lower() == "night" and _time_adverbial(parsed, tok):
-        return True  # "last night" -> "last day" (the final one): 0 of 5 judged usable; "every night" -> "every day" stays
+        return True  # "last night" -> "last day" (the final one): 0 of 5 usable; "every night" stays
     if tok.lemma.lower() == "day" and _counted(parsed, tok):
         return True  # a day counted is 24 hours, not daytime: "for three days" -> "for three nights" (0 of 4)
     return tok.text.lower() == "left" and tok.dep in ("acl", "amod", "advcl") and tok.tag == "VBN"
@@ -114,11 +114,13 @@ def office_of_place(parsed: ParsedSentence, at: int | None, synset: str) -> bool
 
     if at is None or not 0 <= at < len(parsed.tokens):
         return False
-    sense = wordnet().synset(synset)
-    if sense.lexname() != "noun.person" or wordnet().synset("relative.n.01") in sense.closure(lambda s: s.hypernyms()):
-        return False
     of = [p for p in dependents(parsed, parsed.tokens[at], "prep") if p.text.lower() == "of"]
-    return any(o.pos == "PROPN" for p in of for o in dependents(parsed, p, "pobj"))
+    if not any(o.pos == "PROPN" for p in of for o in dependents(parsed, p, "pobj")):
+        return False
+    sense = wordnet().synset(synset)
+    return sense.lexname() == "noun.person" and wordnet().synset("relative.n.01") not in sense.closure(
+        lambda s: s.hypernyms()
+    )
 
 
 _DEICTIC = frozenset({"last", "tomorrow"})
