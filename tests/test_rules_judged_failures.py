@@ -351,3 +351,77 @@ def test_ar_keeps_last_night_and_hs_calls_no_pond_a_lake():
     got = realized([late], ("AR",))
     assert not [f for f in got[late] if "last day" in f]  # the final day, not yesterday
     assert [c.lemma for c in sense_hypernyms("pond.n.01", "pond")] == []  # "the farmer's lake"
+
+
+def test_pn_asks_no_alternative_question_again_and_doubles_no_negated_subject():
+    either = "Is the bakery on Elm Road still closed, or has it reopened?"
+    nobody = "Although the archdeacon preached for an hour and a quarter, not one of the congregation could afterwards recall his text."
+    caused = "Heavy rain caused the River Ossel to burst its banks on 14 March."
+    got = realized([either, nobody, caused], ("PN",))
+    assert not [f for f in got[either] if "has it not reopened" in f]  # asks the same thing
+    assert not [f for f in got[nobody] if "could not afterwards" in f]  # "not one ... could not"
+    assert "Heavy rain did not cause the River Ossel to burst its banks on 14 March." in got[caused]
+    assert not [f for f in got[caused] if "not to burst" in f]
+
+
+@needs_wordnet
+def test_ar_writes_no_coined_antonym_and_reads_local_people_as_from_the_area():
+    drivers = "Motorists and drivers were told to stay off the flooded bypass."
+    local = "Local beekeepers say the wet spring has halved the honey harvest."  # "National beekeepers say"
+    paper = "She writes a weekly column for the local newspaper."
+    got = realized([drivers, local, paper], ("AR",))
+    assert not [f for f in got[drivers] if "nondriver" in f]
+    assert not [f for f in got[local] if f.startswith("National")]
+    assert "She writes a weekly column for the national newspaper." in got[paper]
+
+
+@needs_wordnet
+def test_hs_calls_no_arm_a_limb():
+    from core.foils.rules.hypernyms import NOT_CALLED
+
+    offered = "The old colonel offered his arm to the nervous bride."
+    got = realized([offered], ("HS",))
+    assert not [f for f in got[offered] if "limb" in f]
+    assert {("violin", "string"), ("retailer", "distributor")} <= NOT_CALLED
+
+
+def test_us_leaves_no_preposition_percentage_article_or_quantity_stranded():
+    prompt = "The mechanic fixed the puncture in under ten minutes."
+    share = "Profits at the brewery rose 9 per cent last year."
+    dozen = (
+        "Sir Roderick praised the squire's claret so warmly that the squire was obliged to send him a dozen bottles."
+    )
+    fleet = "Prices for fresh fish rose again this month as storms kept much of the coastal fleet in harbour."
+    got = realized([prompt, share, dozen, fleet], ("US",))
+    assert not [f for f in got[prompt] if f.endswith(" in.")]
+    assert not [f for f in got[share] if "rose per cent" in f]
+    assert not [f for f in got[dozen] if " a bottles" in f]
+    assert not [f for f in got[fleet] if f.endswith("kept much.")]
+
+
+def test_pn_leaves_a_result_a_misread_noun_and_a_polite_question_alone():
+    result = "A burst water main flooded the high street overnight, forcing six shops to close."
+    saying = "The porter carried our cases up the stairs, grumbling about the lift."
+    lanes = "Is it quicker to take the motorway, or should we stick to the country lanes past the reservoir?"
+    polite = "Excuse me, would it be a nuisance to trade places so my partner and I can sit together?"
+    however = (
+        "However little she esteemed her aunt's judgement, Harriet was obliged to confess that on this occasion the "
+        "old lady had been right."
+    )
+    got = realized([result, saying, lanes, polite, however], ("PN",))
+    assert not [f for f in got[result] if "did not flood" in f]  # "forcing six shops to close" hangs on nothing
+    assert "The porter did not carry our cases up the stairs, grumbling about the lift." in got[saying]
+    assert not [f for f in got[lanes] if "does not lane" in f or "should we not" in f]
+    assert not [f for f in got[polite] if "would it not be" in f]
+    assert not [f for f in got[however] if "she did not esteem" in f]
+
+
+def test_us_keeps_a_great_many_and_however_whole():
+    many = "The old colonel had a great many stories about the siege."
+    however = (
+        "However little she esteemed her aunt's judgement, Harriet was obliged to confess that on this occasion the "
+        "old lady had been right."
+    )
+    got = realized([many, however], ("US",))
+    assert not [f for f in got[many] if " a many " in f]
+    assert not [f for f in got[however] if f.startswith("Little she")]

@@ -1,6 +1,7 @@
 """What a US drop must leave whole: a pronoun's antecedent, a noun-preposition-noun pair ("arm in arm"), a
 conjunction's second conjunct, a clock time ("half past ten"), a number's article ("an estimated ninety million
-dollars") and a noun's article ("scolded [the kitchen] maid").
+dollars") and a noun's article ("scolded [the kitchen] maid"), a preposition's object, a percentage's number and a
+quantity's "of" phrase ("much [of the fleet]").
 
 >>> from core.types import ParsedSentence, Token
 >>> words = "We met at half past ten".split()
@@ -27,6 +28,9 @@ def breaks_a_phrase(parsed: ParsedSentence, dropped: set[int]) -> bool:
         or _strands_conjunction(parsed, dropped)
         or _article_before_a_count(parsed, dropped)
         or _takes_an_article(parsed, dropped)
+        or _strands_a_preposition(parsed, dropped)
+        or _number_before_its_unit(parsed, dropped)
+        or _strands_a_part(parsed, dropped)
     )
 
 
@@ -45,7 +49,66 @@ def _article_before_a_count(parsed: ParsedSentence, dropped: set[int]) -> bool:
         nxt = _next_kept(parsed, dropped, t.i)
         if nxt is not None and nxt.tag == "CD" and toks[t.head].tag in ("NNS", "NNPS"):
             return True
+        if nxt is not None and nxt.text.lower() in ("many", "deal"):
+            return True  # "a great many faults" -> "a many faults", "a good deal of" -> "a deal of"
+        possessive = nxt is not None and nxt.i + 1 < len(toks) and toks[nxt.i + 1].tag == "POS"
+        if nxt is not None and t.head == nxt.i and _only_plural(nxt) and not possessive:
+            return True  # "send him a dozen bottles" -> "send him a bottles" ("a new species" -> "a species" stays)
     return False
+
+
+def _only_plural(noun: Token) -> bool:
+    """A plural noun that is no singular too ("bottles"; "species", "means" may be either)."""
+    from lemminflect import getAllLemmas
+
+    word = noun.text.lower()
+    return noun.tag in ("NNS", "NNPS") and word not in getAllLemmas(word, "NOUN").get("NOUN", ())
+
+
+def _strands_a_preposition(parsed: ParsedSentence, dropped: set[int]) -> bool:
+    """The drop takes an amount with its approximating preposition and leaves the preposition before it: "served us
+    in under five minutes" -> "served us in", "cut the journey to under an hour" -> "cut the journey to" ("clattered on
+    [until midnight]", "was sent for [at once]" stay)."""
+    toks = parsed.tokens
+    return any(
+        t.tag in ("IN", "RP") and t.i not in dropped and t.i + 1 in dropped and toks[t.i + 1].tag == "IN"
+        and toks[t.i + 1].text.lower() in _APPROXIMATORS
+        and not [k for k in toks if k.head == t.i and k.i != t.i and k.i not in dropped and k.dep in ("pobj", "pcomp")]
+        for t in toks[:-1]
+    )  # fmt: skip
+
+
+_APPROXIMATORS = frozenset({"under", "over", "about", "around"})
+
+
+_PER_CENT = frozenset({"per", "percent", "%"})
+
+
+def _number_before_its_unit(parsed: ParsedSentence, dropped: set[int]) -> bool:
+    """The drop takes the number of a percentage: "fell 12 per cent" -> "fell per cent"."""
+    toks = parsed.tokens
+    for i in dropped:
+        nxt = _next_kept(parsed, dropped, i)
+        if toks[i].tag == "CD" and nxt is not None and nxt.text.lower() in _PER_CENT:
+            return True
+    return False
+
+
+QUANTIFIER_WORDS = frozenset(
+    {"much", "many", "some", "most", "all", "none", "each", "one", "few", "several", "both", "either", "neither", "any",
+     "part", "half", "rest"}
+)  # fmt: skip
+
+
+def _strands_a_part(parsed: ParsedSentence, dropped: set[int]) -> bool:
+    """The drop takes the "of" phrase of a quantity it leaves: "kept much of the coastal fleet in harbour" -> "kept
+    much"."""
+    toks = parsed.tokens
+    return any(
+        t.text.lower() == "of" and t.i in dropped and toks[t.head].i not in dropped
+        and toks[t.head].text.lower() in QUANTIFIER_WORDS
+        for t in toks
+    )  # fmt: skip
 
 
 COMPLEX_PREPOSITIONS = frozenset(

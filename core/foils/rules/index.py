@@ -290,6 +290,23 @@ def misagreed(parsed: ParsedSentence, tok: Token) -> bool:
     return any(s.tag in ("NN", "NNP") for s in subjects)
 
 
+def wrong_form(tok: Token) -> bool:
+    """The tagger read ``tok`` as a past or third-person verb that no English verb writes so: a noun ("the country
+    lanes past the reservoir": no verb "lane"s; "the pale muslin gown" as a past tense), which a negation would turn
+    into "the country does not lane"."""
+    from lemminflect import getAllInflections, getAllLemmas
+
+    text = tok.text.lower()
+    if tok.tag not in ("VBD", "VBZ"):
+        return False
+    lemmas = getAllLemmas(text, "VERB").get("VERB", ())
+    if not lemmas:
+        return True
+    if text.endswith("ed" if tok.tag == "VBD" else "s"):
+        return False  # a regular form ("texted", "fitted")
+    return not any(text in getAllInflections(lemma, "VERB").get(tok.tag, ()) for lemma in lemmas)
+
+
 def vars_by_head(parsed: ParsedSentence, idx: GraphIndex) -> dict[int, str]:
     """Token index -> the (first) node whose head word it is."""
     out: dict[int, str] = {}

@@ -33,8 +33,15 @@ from core.foils.rules.index import (
     misagreed,
     quoted,
     vars_by_head,
+    wrong_form,
 )
-from core.foils.rules.negation_guards import SUBJECT_DEPS, awkward_to_negate, not_but, presupposes_its_subject
+from core.foils.rules.negation_guards import (
+    SUBJECT_DEPS,
+    alternative_question,
+    awkward_to_negate,
+    not_but,
+    presupposes_its_subject,
+)
 from core.foils.rules.variants import DEFAULT_VARIANTS, VARIANTS, _check_variants
 from core.types import Edit, ParsedSentence, Token
 
@@ -124,6 +131,8 @@ def _already_negative(parsed: ParsedSentence, var: str) -> bool:
     scope = [t for t in below(parsed, tok, frozenset({"relcl", "advcl", "conj"})) if t.i != tok.i]
     if any(t.text.lower() in NEGATIVE_WORDS for t in scope) or not_but(parsed, scope):
         return True  # the clause or a complement below it: "did not make sure that no two rivals ..."
+    if any(t.dep == "neg" and parsed.tokens[t.head].pos in ("NOUN", "NUM", "PRON", "DET") for t in scope):
+        return True  # a negated phrase: "not one of the congregation could not recall"
     clause = [t for t in _clause_tokens(parsed, tok) if t.i != tok.i]
     quantifiers = [t for t in clause if t.text.lower() in _NEGATIVE_QUANTIFIERS and t.dep in SUBJECT_DEPS | {"dobj"}]
     if any(not dependents(parsed, t, "det") for t in quantifiers):
@@ -251,19 +260,27 @@ def _in_time_clause(parsed: ParsedSentence, tok: Token) -> bool:
 
 
 def _yes_no_question(parsed: ParsedSentence) -> bool:
-    """A yes/no question ("Did you remember the milk?"): its negation asks the same question ("Did you not
-    remember the milk?")."""
-    words = [t for t in parsed.tokens if t.pos != "PUNCT"]
-    return bool(words) and parsed.text.rstrip().endswith("?") and words[0].lemma.lower() in _YES_NO_OPENERS
+    """A yes/no question ("Did you remember the milk?", "Sorry, could you ...?"): its negation asks the same question
+    ("Did you not remember the milk?")."""
+    if not parsed.text.rstrip().endswith("?"):
+        return False
+    toks = parsed.tokens
+    comma = next((t.i for t in toks[:4] if t.text == ","), None)  # "Excuse me, would it be a nuisance ...?"
+    starts = [0] + ([comma + 1] if comma is not None else [])
+    firsts = [next((t for t in toks[i:] if t.pos != "PUNCT"), None) for i in starts]
+    return any(t is not None and t.lemma.lower() in _YES_NO_OPENERS for t in firsts)
 
 
 def _negation_target(parsed: ParsedSentence, idx: GraphIndex, main: str | None) -> str | None:
     """The predicate PN negates as the main one: the result clause of a top ``cause-01`` ("We did not have to cancel
-    the picnic because it rained", not "... not because it rained"), and the reported clause of a parenthetical
-    reporting verb ("The fire destroyed no barns, officials said": "officials did not say Wednesday" reads badly)."""
+    the picnic because it rained", not "... not because it rained"; the verb "cause" is itself the predicate:
+    "Heavy rain did not cause the river to burst", not "caused the river not to burst"), and the reported clause of
+    a parenthetical reporting verb ("The fire destroyed no barns, officials said": "officials did not say Wednesday"
+    reads badly)."""
     if main is None:
         return None
-    if idx.concepts.get(main) == "cause-01":
+    verb = head_token(parsed, main)
+    if idx.concepts.get(main) == "cause-01" and not (verb is not None and verb.lemma.lower() == "cause"):
         result = next((child for role, child in idx.out.get(main, ()) if role == ":ARG1"), None)
         return result if result is not None and idx.eligible(result) else main
     tok = head_token(parsed, main)
@@ -287,7 +304,7 @@ def _clause_predicates(parsed: ParsedSentence, idx: GraphIndex, main: str | None
             continue
         if any(role in ADJUNCT_ROLES for _, role in idx.into.get(var, ())):
             continue  # the time or place of an event ("was pleased when he did not present him"): validation refuses it
-        if _bare_or_asked(parsed, tok):
+        if _bare_or_asked(parsed, tok) or alternative_question(parsed, tok):
             continue
         if _shares_auxiliary(parsed, tok):
             continue  # "will close 35 stores and did not cut 1,200 jobs"
@@ -449,7 +466,7 @@ def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
             continue
         seen.add(var)
         tok = head_token(parsed, var)
-        if tok is not None and (quoted(parsed, tok.i) or misagreed(parsed, tok)):
+        if tok is not None and (quoted(parsed, tok.i) or misagreed(parsed, tok) or wrong_form(tok)):
             continue  # inside a title or quotation; a word the tagger took for a verb
         if idx.negated(var):
             if "unnegate" not in variants and where not in ("main predicate", "any node"):

@@ -45,6 +45,8 @@ def awkward_to_negate(parsed: ParsedSentence, verb: Token) -> bool:
         return True
     if inverted(parsed, verb) or degree_clause(parsed, verb) or free_relative(parsed, verb):
         return True
+    if result_participle(parsed, verb):
+        return True
     auxiliaries = dependents(parsed, verb, "aux", "auxpass")
     if any(a.lemma.lower() not in AUXILIARIES for a in auxiliaries if a.dep == "aux"):
         return True  # a verb the parser took for an auxiliary: "helped turn" -> "helped not turn"
@@ -90,7 +92,30 @@ def free_relative(parsed: ParsedSentence, verb: Token) -> bool:
     usable): the clause ranges over every case, and a negation there makes no sense."""
     words = [d for d in dependents(parsed, verb) if d.i < verb.i]
     words += [k for d in words for k in dependents(parsed, d, "det")]
+    words += [k for d in words if d.dep != "advcl" for k in dependents(parsed, d, "advmod")]  # "However little she"
     return any(w.text.lower() in _EVER_WORDS for w in words)
+
+
+RESULT_VERBS = frozenset(
+    {"force", "leave", "strand", "end", "push", "break", "flood", "cut", "make", "cause", "bring", "send", "prompt",
+     "trigger", "spark", "raise", "put", "kill", "injure", "damage", "close", "disrupt", "delay", "block", "boost",
+     "lift", "drive", "extend", "secure", "move", "beat", "halt", "wipe", "destroy", "prevent", "plunge", "double",
+     "reduce", "stop", "take", "give", "delight", "earn", "cost", "mark", "set"}
+)  # fmt: skip
+"""Verbs whose participle after a comma tells what the event brought about ("..., forcing two schools to close",
+"..., leaving production lines idle"), not what its agent did beside it ("..., saying", "..., muttering")."""
+
+
+def result_participle(parsed: ParsedSentence, verb: Token) -> bool:
+    """A participle clause of result follows the verb ("Flood defences were breached overnight, forcing the
+    evacuation of 200 homes"): negated, the result hangs on a non-event, fluency 2 by the protocol (5 of 5 such foils
+    since fresh36 unusable; the early rounds' judges had let most pass as "slightly odd")."""
+    clause = [verb, *dependents(parsed, verb, "xcomp", "ccomp")]  # "did not cause the river to burst, flooding"
+    return any(
+        k.tag == "VBG" and k.i > verb.i and parsed.tokens[k.i - 1].text == "," and k.lemma.lower() in RESULT_VERBS
+        for v in clause
+        for k in dependents(parsed, v, "advcl", "xcomp", "conj")
+    )
 
 
 def presupposes_its_subject(parsed: ParsedSentence, verb: Token) -> bool:
@@ -102,6 +127,17 @@ def presupposes_its_subject(parsed: ParsedSentence, verb: Token) -> bool:
     if verb.dep == "advcl" and dependents(parsed, verb, "mark"):
         return True
     return any(k.tag == "VBG" and k.i > verb.i for k in dependents(parsed, verb, "advcl"))
+
+
+def alternative_question(parsed: ParsedSentence, verb: Token) -> bool:
+    """The verb heads the second half of an alternative question, its auxiliary before its subject ("Is the pool
+    still shut, or has it reopened?"): negated, it asks the same thing ("or has it not reopened?", "or should I not
+    drive into town?": 1 of 12 judged foils usable)."""
+    if verb.dep != "conj" or not parsed.text.rstrip().endswith("?"):
+        return False
+    subjects = dependents(parsed, verb, "nsubj", "nsubjpass", "expl")
+    auxiliaries = dependents(parsed, verb, "aux", "auxpass") + ([verb] if verb.pos == "AUX" else [])
+    return any(a.i < s.i for a in auxiliaries for s in subjects)
 
 
 def not_but(parsed: ParsedSentence, clause: Sequence[Token]) -> bool:

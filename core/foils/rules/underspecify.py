@@ -51,6 +51,7 @@ _KEEP_WORDS = frozenset(
         "every", "each", "all", "some", "any", "no", "more", "less", "most", "least", "few", "fewer", "many", "much",
         "several", "other", "another", "such", "only", "same", "own", "enough", "both", "either", "neither", "very",
         "too", "so", "than", "as", "not", "never", "also", "even", "just", "then", "halfway", "midway", "partway",
+        "how", "however",
     }
 )  # fmt: skip
 """Quantifier, determiner-like, degree and focus words US never drops alone: "every morning" -> "morning",

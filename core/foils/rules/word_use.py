@@ -36,9 +36,19 @@ def set_use(parsed: ParsedSentence, tok: Token) -> bool:
         return True  # "but at least it never jams" -> "but at most it never jams": a comment, not a bound
     if tok.lemma.lower() == "night" and _time_adverbial(parsed, tok):
         return True  # "last night" -> "last day" (the final one): 0 of 5 usable; "every night" stays
+    if tok.lemma.lower() == "local" and _of_a_person(parsed, tok):
+        return True  # from the area, not a scope: "local farmers" -> "national farmers" (1 of 10 usable since fresh19)
     if tok.lemma.lower() == "day" and _counted(parsed, tok):
         return True  # a day counted is 24 hours, not daytime: "for three days" -> "for three nights" (0 of 4)
     return tok.text.lower() == "left" and tok.dep in ("acl", "amod", "advcl") and tok.tag == "VBN"
+
+
+def _of_a_person(parsed: ParsedSentence, tok: Token) -> bool:
+    """The adjective modifies a noun whose first sense is a person ("local anglers"; "local charities" stay)."""
+    from core.foils.rules.wordnet_facts import first_animate_kind
+
+    noun = governor(parsed, tok)
+    return tok.dep == "amod" and noun is not None and first_animate_kind(noun.lemma.lower()) == "person"
 
 
 def _before_a_number(parsed: ParsedSentence, tok: Token) -> bool:
