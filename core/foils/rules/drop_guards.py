@@ -31,7 +31,43 @@ def breaks_a_phrase(parsed: ParsedSentence, dropped: set[int]) -> bool:
         or _strands_a_preposition(parsed, dropped)
         or _number_before_its_unit(parsed, dropped)
         or _strands_a_part(parsed, dropped)
+        or _splits_a_lemma(parsed, dropped)
+        or _leaves_a_clause_without_subject(parsed, dropped)
+        or _splits_a_score(parsed, dropped)
     )
+
+
+def _leaves_a_clause_without_subject(parsed: ParsedSentence, dropped: set[int]) -> bool:
+    """The drop leaves a finite verb first in the sentence with no subject before it (the fronted phrase of an
+    inversion: "In the shrubbery grew a tangle" -> "Grew a tangle"), or an auxiliary right after it whose verb keeps
+    no subject (a conjunction read as a preposition: "dim, for the fire had been let die" -> "dim, had been let
+    die")."""
+    toks = parsed.tokens
+    first = next((t for t in toks if t.i not in dropped and t.pos != "PUNCT"), None)
+    if first is not None and first.i > 0 and first.tag in ("VBD", "VBZ", "VBP") and 0 in dropped:
+        return True
+    nxt = _next_kept(parsed, dropped, max(dropped)) if dropped else None
+    if nxt is None or nxt.dep not in ("aux", "auxpass") or nxt.text.lower() == "to":
+        return False
+    subjects = [k for k in toks if k.head == nxt.head and k.dep in ("nsubj", "nsubjpass", "expl") and k.i not in dropped]
+    return not subjects
+
+
+def _splits_a_score(parsed: ParsedSentence, dropped: set[int]) -> bool:
+    """The drop takes the first number of "by N to M" and leaves "to M": "backed, by nine votes to four," ->
+    "backed, to four,"."""
+    toks = parsed.tokens
+    nxt = _next_kept(parsed, dropped, max(dropped)) if dropped else None
+    after = toks[nxt.i + 1] if nxt is not None and nxt.i + 1 < len(toks) else None
+    has_number = any(toks[i].tag == "CD" for i in dropped)
+    return has_number and nxt is not None and nxt.text.lower() == "to" and after is not None and after.tag == "CD"
+
+
+def _splits_a_lemma(parsed: ParsedSentence, dropped: set[int]) -> bool:
+    """The drop takes part of three words WordNet lists as one lemma: "check that jabs are up to date" -> "are up"."""
+    from core.foils.rules.wordnet_facts import three_word_lemmas
+
+    return any(0 < len(set(range(i, i + 3)) & dropped) < 3 for i in three_word_lemmas([t.text for t in parsed.tokens]))
 
 
 def _next_kept(parsed: ParsedSentence, dropped: set[int], i: int) -> Token | None:

@@ -38,9 +38,11 @@ from core.foils.rules.index import (
 from core.foils.rules.negation_guards import (
     SUBJECT_DEPS,
     alternative_question,
+    at_last,
     awkward_to_negate,
     not_but,
     presupposes_its_subject,
+    yes_no_question,
 )
 from core.foils.rules.variants import DEFAULT_VARIANTS, VARIANTS, _check_variants
 from core.types import Edit, ParsedSentence, Token
@@ -103,9 +105,6 @@ _ASKING_VERBS = frozenset({"ask", "wonder", "check", "know", "see", "inquire", "
 _NPI_TIME = frozenset(
     {"years", "months", "weeks", "days", "ages", "decades", "hours"}
 )  # "not heard from him in months"
-_YES_NO_OPENERS = frozenset(
-    {"be", "do", "have", "can", "could", "will", "would", "shall", "should", "may", "might", "must"}
-)
 
 
 def _clause_tokens(parsed: ParsedSentence, tok: Token) -> list[Token]:
@@ -159,6 +158,9 @@ def _resists_negation(parsed: ParsedSentence, var: str, determiner: bool = False
     clause = clause + [t for c in times for t in _clause_tokens(parsed, c)]
     if any(t.text.lower() in POSITIVE_POLARITY_ADVERBS and t.dep == "advmod" for t in clause):
         return True
+    kids = dependents(parsed, head) if head is not None else []
+    if any(k.text.lower() in ("at", "last") and at_last(parsed, k) for k in kids):
+        return True  # "at last", as "finally": "the fever did not break at last"
     return not determiner and head is not None and awkward_to_negate(parsed, head)
 
 
@@ -257,18 +259,6 @@ def _in_time_clause(parsed: ParsedSentence, tok: Token) -> bool:
         return True
     first = min(t.i for t in _clause_tokens(parsed, clause))
     return [t.text.lower() for t in parsed.tokens[max(0, first - 3) : first]] == ["by", "the", "time"]
-
-
-def _yes_no_question(parsed: ParsedSentence) -> bool:
-    """A yes/no question ("Did you remember the milk?", "Sorry, could you ...?"): its negation asks the same question
-    ("Did you not remember the milk?")."""
-    if not parsed.text.rstrip().endswith("?"):
-        return False
-    toks = parsed.tokens
-    comma = next((t.i for t in toks[:4] if t.text == ","), None)  # "Excuse me, would it be a nuisance ...?"
-    starts = [0] + ([comma + 1] if comma is not None else [])
-    firsts = [next((t for t in toks[i:] if t.pos != "PUNCT"), None) for i in starts]
-    return any(t is not None and t.lemma.lower() in _YES_NO_OPENERS for t in firsts)
 
 
 def _negation_target(parsed: ParsedSentence, idx: GraphIndex, main: str | None) -> str | None:
@@ -444,7 +434,7 @@ def pn_edits(parsed: ParsedSentence, variants: Sequence[str] = DEFAULT_VARIANTS[
     idx = index_for(parsed)
     targets: list[tuple[str, str]] = []  # (var, where)
     main = _negation_target(parsed, idx, main_of(idx, parsed.graph.top))
-    question = _yes_no_question(parsed)
+    question = yes_no_question(parsed)
     main_tok = head_token(parsed, main) if main is not None else None
     in_time = main_tok is not None and main_tok.pos in ("VERB", "AUX") and _in_time_clause(parsed, main_tok)
     if "main-predicate" in variants and main is not None and not (question and not idx.negated(main)) and not in_time:

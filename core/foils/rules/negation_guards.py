@@ -45,7 +45,7 @@ def awkward_to_negate(parsed: ParsedSentence, verb: Token) -> bool:
         return True
     if inverted(parsed, verb) or degree_clause(parsed, verb) or free_relative(parsed, verb):
         return True
-    if result_participle(parsed, verb):
+    if trailing_participle(parsed, verb):
         return True
     auxiliaries = dependents(parsed, verb, "aux", "auxpass")
     if any(a.lemma.lower() not in AUXILIARIES for a in auxiliaries if a.dep == "aux"):
@@ -70,7 +70,12 @@ def inverted(parsed: ParsedSentence, verb: Token) -> bool:
     cannot negate."""
     if verb.pos != "VERB" or dependents(parsed, verb, "aux", "auxpass"):
         return False
-    return any(s.i > verb.i for s in dependents(parsed, verb, "nsubj"))
+    subjects = dependents(parsed, verb, "nsubj", "nsubjpass")
+    if any(s.i > verb.i for s in subjects):
+        return True
+    fronted = [p for p in dependents(parsed, verb, "prep") if p.i == 0]  # "In the shrubbery grew a tangle(dobj)"
+    after = dependents(parsed, verb, "dobj", "attr")
+    return verb.tag in ("VBD", "VBZ", "VBP") and verb.dep == "ROOT" and not subjects and bool(fronted) and bool(after)
 
 
 def degree_clause(parsed: ParsedSentence, verb: Token) -> bool:
@@ -93,29 +98,31 @@ def free_relative(parsed: ParsedSentence, verb: Token) -> bool:
     words = [d for d in dependents(parsed, verb) if d.i < verb.i]
     words += [k for d in words for k in dependents(parsed, d, "det")]
     words += [k for d in words if d.dep != "advcl" for k in dependents(parsed, d, "advmod")]  # "However little she"
+    head = governor(parsed, verb)
+    if verb.dep == "ccomp" and head is not None and head.i < verb.i:  # "however painful the interview might prove"
+        words += dependents(parsed, head, "advmod")
     return any(w.text.lower() in _EVER_WORDS for w in words)
 
 
-RESULT_VERBS = frozenset(
-    {"force", "leave", "strand", "end", "push", "break", "flood", "cut", "make", "cause", "bring", "send", "prompt",
-     "trigger", "spark", "raise", "put", "kill", "injure", "damage", "close", "disrupt", "delay", "block", "boost",
-     "lift", "drive", "extend", "secure", "move", "beat", "halt", "wipe", "destroy", "prevent", "plunge", "double",
-     "reduce", "stop", "take", "give", "delight", "earn", "cost", "mark", "set"}
+PARTICIPIAL_PREPOSITIONS = frozenset(
+    {"according", "owing", "including", "following", "excluding", "concerning", "considering", "barring", "pending"}
 )  # fmt: skip
-"""Verbs whose participle after a comma tells what the event brought about ("..., forcing two schools to close",
-"..., leaving production lines idle"), not what its agent did beside it ("..., saying", "..., muttering")."""
+"""Participles that work as prepositions ("..., according to figures published on Friday"): no act of their own."""
 
 
-def result_participle(parsed: ParsedSentence, verb: Token) -> bool:
-    """A participle clause of result follows the verb ("Flood defences were breached overnight, forcing the
-    evacuation of 200 homes"): negated, the result hangs on a non-event, fluency 2 by the protocol (5 of 5 such foils
-    since fresh36 unusable; the early rounds' judges had let most pass as "slightly odd")."""
+def trailing_participle(parsed: ParsedSentence, verb: Token) -> bool:
+    """A participle clause follows the verb after a comma ("Flood defences were breached overnight, forcing the
+    evacuation of 200 homes"; "Protesters gathered outside the town hall, urging officials to ..."): negated, its
+    act or result hangs on a non-event. Fluency 2 by the protocol's decided case for a clause of result, which the
+    judges since fresh36 apply to the others too (2 of 13 such foils usable there; the earlier rounds' judges had let
+    nearly all pass as "slightly odd")."""
     clause = [verb, *dependents(parsed, verb, "xcomp", "ccomp")]  # "did not cause the river to burst, flooding"
     return any(
-        k.tag == "VBG" and k.i > verb.i and parsed.tokens[k.i - 1].text == "," and k.lemma.lower() in RESULT_VERBS
+        k.tag == "VBG" and k.i > verb.i and parsed.tokens[k.i - 1].text == ","
+        and k.lemma.lower() not in PARTICIPIAL_PREPOSITIONS and k.text.lower() not in PARTICIPIAL_PREPOSITIONS
         for v in clause
         for k in dependents(parsed, v, "advcl", "xcomp", "conj")
-    )
+    )  # fmt: skip
 
 
 def presupposes_its_subject(parsed: ParsedSentence, verb: Token) -> bool:
@@ -153,3 +160,26 @@ def not_but(parsed: ParsedSentence, clause: Sequence[Token]) -> bool:
         if before == "but" or any(k.text.lower() == "but" for k in dependents(parsed, head, "cc")):
             return True  # "not the gloves but a clock"; "her bonnets, but not her opinions"
     return False
+
+
+YES_NO_OPENERS = frozenset(
+    {"be", "do", "have", "can", "could", "will", "would", "shall", "should", "may", "might", "must"}
+)
+
+
+def yes_no_question(parsed: ParsedSentence) -> bool:
+    """A yes/no question ("Did you remember the milk?", "Sorry, could you ...?"): its negation asks the same question
+    ("Did you not remember the milk?")."""
+    if not parsed.text.rstrip().endswith("?"):
+        return False
+    toks = parsed.tokens
+    comma = next((t.i for t in toks[:4] if t.text == ","), None)  # "Excuse me, would it be a nuisance ...?"
+    starts = [0] + ([comma + 1] if comma is not None else [])
+    firsts = [next((t for t in toks[i:] if t.pos != "PUNCT"), None) for i in starts]
+    return any(t is not None and t.lemma.lower() in YES_NO_OPENERS for t in firsts)
+
+
+def at_last(parsed: ParsedSentence, tok: Token) -> bool:
+    """``tok`` is the "at" or the "last" of "at last", however the parser hung the two."""
+    words = [t.text.lower() for t in parsed.tokens]
+    return words[tok.i : tok.i + 2] == ["at", "last"] or (tok.i > 0 and words[tok.i - 1 : tok.i + 1] == ["at", "last"])

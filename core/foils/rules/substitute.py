@@ -46,7 +46,7 @@ from core.foils.rules.lexicon import (
 )
 from core.foils.rules.variants import DEFAULT_VARIANTS
 from core.foils.rules.word_use import loses_relation, office_of_place, set_use
-from core.foils.rules.wordnet_facts import sense_words, synset_lexname, verb_frames
+from core.foils.rules.wordnet_facts import in_three_word_lemma, sense_words, synset_lexname, verb_frames
 from core.types import Edit, ParsedSentence, Token
 
 DEFAULT_MAX_CANDIDATES = 3  # WordNet candidates per node for AR/HS (best ranked first)
@@ -127,6 +127,8 @@ def _fixed_expression(parsed: ParsedSentence, index: int | None) -> bool:
         nxt = parsed.tokens[index + 1] if index + 1 < len(parsed.tokens) else None
         if nxt is not None and nxt.pos == "NOUN" and nxt.head == tok.head and nxt.dep == tok.dep:
             return True  # a compound the parser split into two objects: "swapped the bathroom(dobj) tap(dobj)"
+    if in_three_word_lemma([t.text for t in parsed.tokens], index):
+        return True  # "up to date" -> "down to date"
     return any(lexicalised_pair(a.text, a.lemma, a.pos, b.text, b.lemma, b.pos) for a, b in word_pairs(parsed, index))
 
 

@@ -153,7 +153,10 @@ def _in_set_phrase(parsed: ParsedSentence, tok: Token) -> bool:
     """``tok`` and a neighbour form a WordNet multi-word lemma ("drawing room", "at last", "of course"): dropping
     it breaks the phrase ("When the fever at abated")."""
     from core.foils.rules.lexicon import adverb_phrase, lexicalised_pair
+    from core.foils.rules.wordnet_facts import in_three_word_lemma
 
+    if in_three_word_lemma([t.text for t in parsed.tokens], tok.i):
+        return True  # "up to date" -> "up"
     return any(
         lexicalised_pair(a.text, a.lemma, a.pos, b.text, b.lemma, b.pos) or adverb_phrase(a.text, b.text)
         for a, b in word_pairs(parsed, tok.i)

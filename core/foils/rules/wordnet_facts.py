@@ -5,6 +5,7 @@
   :func:`synset_lexname` is the same for one sense (HS replaces concrete nouns by default);
 - :func:`sense_gender`: whether a person sense is male or female (an AR gender antonym must not strand a pronoun);
 - :func:`verb_frames`: a verb's sentence frames (an AR verb antonym must take the source's complements).
+- :func:`in_three_word_lemma`: three neighbouring words WordNet lists as one lemma ("up-to-date"), left whole.
 - :func:`object_optional`: whether a verb's frequent senses are used without an object ("she drinks",
   "he finished"); US drops a verb's object only then (WordNet's verb frames play the part of the
   PropBank frames' optional arguments, which the frames file does not mark).
@@ -25,6 +26,7 @@ Both are cached per word and read under :mod:`core.foils.rules.lexicon`'s query 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -244,3 +246,27 @@ def sense_words(lemma: str, pos: str, senses: int = 2) -> frozenset[str]:
     with _QUERY_LOCK:
         synsets = wn.synsets(lemma.lower().replace(" ", "_"), pos=pos)[:senses]
         return frozenset(name.replace("_", " ").lower() for s in synsets for name in s.lemma_names())
+
+
+def in_three_word_lemma(words: Sequence[str], index: int) -> bool:
+    """The word at ``index`` belongs to three neighbouring words that WordNet lists as one lemma ("up-to-date",
+    "in the end", "by and large"): a substitute or a drop breaks the phrase ("up to date" -> "down to date").
+
+    >>> in_three_word_lemma("check that jabs are up to date".split(), 4)
+    True
+    """
+    return any(start <= index < start + 3 for start in three_word_lemmas(words))
+
+
+def three_word_lemmas(words: Sequence[str]) -> list[int]:
+    """Where three neighbouring words that WordNet lists as one lemma start ("jabs are up to date": 2)."""
+    low = [w.lower() for w in words]
+    windows = [(i, tuple(low[i : i + 3])) for i in range(len(low) - 2)]
+    return [i for i, words in windows if all(w.isalpha() for w in words) and _three_word_lemma(words)]
+
+
+@lru_cache(maxsize=65536)
+def _three_word_lemma(words: tuple[str, ...]) -> bool:
+    wn = wordnet()
+    with _QUERY_LOCK:
+        return any(wn.lemmas(joiner.join(words)) for joiner in ("_", "-"))
