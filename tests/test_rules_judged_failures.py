@@ -383,6 +383,9 @@ def test_hs_calls_no_arm_a_limb():
     got = realized([offered], ("HS",))
     assert not [f for f in got[offered] if "limb" in f]
     assert {("violin", "string"), ("retailer", "distributor")} <= NOT_CALLED
+    from core.foils.rules.hypernyms import sense_hypernyms
+
+    assert sense_hypernyms("baronet.n.01", "baronet") == []  # a two-word hypernym is refused too: "the blue blood"
 
 
 def test_us_leaves_no_preposition_percentage_article_or_quantity_stranded():

@@ -104,6 +104,7 @@ NOT_CALLED = frozenset(
         ("cook", "worker"), ("lawn", "field"), ("pond", "lake"), ("curator", "custodian"),
         ("hedge", "fence"), ("hedgerow", "fence"), ("arm", "limb"), ("violin", "string"), ("retailer", "distributor"),
         ("gravel", "rock"), ("coachman", "worker"), ("hunter", "worker"), ("landlady", "landlord"),
+        ("baronet", "blue blood"),
     }
 )  # fmt: skip
 """(word, hypernym) pairs that people do not say of the thing, though the hypernym serves other words: a minister is
@@ -122,7 +123,8 @@ fence" (2 of 4; the protocol's sibling-in-use case since fresh36). Fifteenth ses
 (0 of 2: "bit her on the limb", "offered her his limb"), a violin not "the string" (0 of 2), a retailer not "the
 distributor" (0 of 2: a wholesaler), gravel not "the rock" (1 of 3), a coachman not "the worker" (1 of 4), a
 hunter not "the worker" (1 of 3; in a novel most hunters are horses, which WordNet does not list), a landlady not
-"the landlord" (the male counterpart, as the protocol's sibling case). Checked on the word's lemma and the
+"the landlord" (the male counterpart, as the protocol's sibling case); after fresh39: a baronet not "the blue
+blood" (1 of 4). Checked on the word's lemma and the
 hypernym's."""
 
 
@@ -289,7 +291,7 @@ def _hypernyms(key: str, pos: str, transitive: bool | None = None) -> tuple[Cand
                 continue
             abstract = name in ABSTRACT_SYNSETS and not (depth == 1 and name in _ALLOWED_DIRECT)
             best = None if abstract else _best_lemma(synset, key)
-            if best is not None and (key, best[0].lower()) in NOT_CALLED:
+            if best is not None and (key, _readable(best[0]).lower()) in NOT_CALLED:
                 break  # what lies above it is farther still
             if best is not None and best[1] and (pos != "v" or _verb_fits(synset, best[0], transitive)):
                 found.append((-score, index, depth, Candidate(_readable(best[0]), name, score)))
@@ -423,7 +425,7 @@ def _sense_hypernyms(synset_name: str, key: str, transitive: bool | None, min_zi
             best = _common_lemma(hyp, key, min_zipf)
             if best is None or best[0] in own or (verb and not _verb_fits(hyp, best[0], transitive)):
                 continue
-            if (key, best[0].lower()) in NOT_CALLED:
+            if (key, _readable(best[0]).lower()) in NOT_CALLED:
                 refused = True  # and not replaced by a farther hypernym: "milk -> beverage", never "-> liquid"
                 continue
             if all(c.lemma != _readable(best[0]) for _, c in found):

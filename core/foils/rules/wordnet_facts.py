@@ -258,11 +258,15 @@ def in_three_word_lemma(words: Sequence[str], index: int) -> bool:
     return any(start <= index < start + 3 for start in three_word_lemmas(words))
 
 
-def three_word_lemmas(words: Sequence[str]) -> list[int]:
+def three_word_lemmas(words: Sequence[str]) -> tuple[int, ...]:
     """Where three neighbouring words that WordNet lists as one lemma start ("jabs are up to date": 2)."""
-    low = [w.lower() for w in words]
-    windows = [(i, tuple(low[i : i + 3])) for i in range(len(low) - 2)]
-    return [i for i, words in windows if all(w.isalpha() for w in words) and _three_word_lemma(words)]
+    return _three_word_starts(tuple(w.lower() for w in words))
+
+
+@lru_cache(maxsize=4096)
+def _three_word_starts(low: tuple[str, ...]) -> tuple[int, ...]:
+    windows = [(i, low[i : i + 3]) for i in range(len(low) - 2)]
+    return tuple(i for i, words in windows if all(w.isalpha() for w in words) and _three_word_lemma(words))
 
 
 @lru_cache(maxsize=65536)
